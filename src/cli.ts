@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { ConfigError, loadConfig } from './platform/config/index.js';
+import { createLogger, type Logger } from './platform/logging/logger.js';
+import { migrateServices, runServices, type ServiceName } from './runtime.js';
+import { buildInfo } from './platform/build-info.js';
+
+/** Runs services until SIGINT/SIGTERM, then shuts down cleanly; a second signal forces the exit. */
+async function serve(services: ServiceName[]): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger(config.logLevel);
+  const running = await runServices(config, services, logger);
+  for (const [service, url] of Object.entries(running.urls))
+    logger.info({ service, url }, `${service} listening`);
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+async function migrateCommand(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger(config.logLevel);
+  await migrateServices(config, ['workflow', 'records'], logger);
+  logger.info('migrations applied');
+}
+
+function fail(error: unknown, logger?: Logger): never {
+  const message =
+    error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
+  if (logger) logger.fatal({ err: error }, message);
+  process.stderr.write(`weft: ${message}\n`);
+  process.exit(1);
+}
+
+const program = new Command()
+  .name('weft')
+  .description('weft: a BPMN workflow service and a schema-driven records service on PostgreSQL')
+  .version(buildInfo().server_version);
+
+program
+  .command('start')
+  .description('run both services in one process')
+  .action(() => serve(['workflow', 'records']));
+program
+  .command('workflow')
+  .description('run the workflow service')
+  .action(() => serve(['workflow']));
+program
+  .command('records')
+  .description('run the records service')
+  .action(() => serve(['records']));
+program
+  .command('migrate')
+  .description('apply pending migrations of both services and exit')
+  .action(migrateCommand);
+
+program.parseAsync(process.argv).catch((error: unknown) => fail(error));

@@ -1,0 +1,110 @@
+import Type, { type Static } from 'typebox';
+
+/**
+ * Every environment variable weft reads, with its default and meaning. The README's configuration
+ * table is checked against this list by a test, so the two cannot drift apart.
+ */
+export const environmentSchema = Type.Object({
+  NODE_ENV: Type.String({
+    default: 'development',
+    description: '`production` refuses development defaults for secrets',
+  }),
+  WEFT_HOST: Type.String({
+    default: '127.0.0.1',
+    minLength: 1,
+    description: 'Address both services listen on',
+  }),
+  WEFT_DATA_DIR: Type.String({
+    default: './.weft',
+    minLength: 1,
+    description: 'Embedded PostgreSQL data and generated development keys',
+  }),
+  WEFT_LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    default: 'info',
+    description: 'pino log level',
+  }),
+  WEFT_EMBEDDED_POSTGRES_PORT: Type.Integer({
+    default: 54329,
+    minimum: 1,
+    maximum: 65535,
+    description: 'Port of the embedded PostgreSQL (used only when a database URL is unset)',
+  }),
+  WEFT_DATABASE_POOL_SIZE: Type.Integer({
+    default: 10,
+    minimum: 1,
+    maximum: 500,
+    description: 'Connections per service pool',
+  }),
+  WEFT_BODY_LIMIT_BYTES: Type.Integer({
+    default: 4 * 1024 * 1024,
+    minimum: 1024,
+    description: 'Largest accepted request body; larger bodies get 413',
+  }),
+  REDIS_URL: Type.Optional(
+    Type.String({
+      pattern: '^rediss?://',
+      description: 'Redis for shared rate-limit counters; in-process (single instance) when unset',
+    }),
+  ),
+  WORKFLOW_PORT: Type.Integer({
+    default: 8080,
+    minimum: 0,
+    maximum: 65535,
+    description: 'Workflow service port',
+  }),
+  WORKFLOW_DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description: 'Workflow database; embedded PostgreSQL database `workflow` when unset',
+    }),
+  ),
+  WORKFLOW_JWT_SIGNING_KEY: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description:
+        'HS256 key for login JWTs (at least 32 characters); generated into WEFT_DATA_DIR in development',
+    }),
+  ),
+  WORKFLOW_JWT_TTL_SECONDS: Type.Integer({
+    default: 3600,
+    minimum: 1,
+    description: 'Lifetime of login JWTs',
+  }),
+  WORKFLOW_TENANT_ISOLATION: Type.String({
+    default: 'multi',
+    minLength: 1,
+    description: '`single` refuses to start with no users and no bootstrap admin',
+  }),
+  WORKFLOW_BOOTSTRAP_ADMIN_EMAIL: Type.Optional(
+    Type.String({ minLength: 3, description: 'First PlatformAdmin, created when no user exists' }),
+  ),
+  WORKFLOW_BOOTSTRAP_ADMIN_PASSWORD: Type.Optional(
+    Type.String({ minLength: 1, description: 'Password of the first PlatformAdmin' }),
+  ),
+  WORKFLOW_BOOTSTRAP_ADMIN_ORG_SLUG: Type.Optional(
+    Type.String({ description: 'Deprecated and ignored; a warning is logged when set' }),
+  ),
+  WORKFLOW_LOGIN_ATTEMPTS_PER_MINUTE: Type.Integer({
+    default: 10,
+    minimum: 1,
+    description: 'Failed-or-pending login attempts allowed per email and per client address per minute',
+  }),
+  RECORDS_PORT: Type.Integer({
+    default: 8081,
+    minimum: 0,
+    maximum: 65535,
+    description: 'Records service port',
+  }),
+  RECORDS_DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description: 'Records database; embedded PostgreSQL database `records` when unset',
+    }),
+  ),
+});
+
+/** The environment after defaults and type conversion. */
+export type Environment = Static<typeof environmentSchema>;
+
+/** Names of every variable weft reads. */
+export const environmentVariableNames = Object.keys(environmentSchema.properties) as (keyof Environment)[];

@@ -1,0 +1,8 @@
+export {
+  loadConfig,
+  ConfigError,
+  type Config,
+  type WorkflowConfig,
+  type RecordsConfig,
+} from './load-config.js';
+export { environmentSchema, environmentVariableNames } from './environment.js';

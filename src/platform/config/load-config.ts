@@ -1,0 +1,99 @@
+import path from 'node:path';
+import Value from 'typebox/value';
+import { environmentSchema, environmentVariableNames, type Environment } from './environment.js';
+
+/** The typed, frozen configuration of one weft process. Nothing else reads `process.env`. */
+export interface Config {
+  readonly production: boolean;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly logLevel: Environment['WEFT_LOG_LEVEL'];
+  readonly embeddedPostgresPort: number;
+  readonly databasePoolSize: number;
+  readonly bodyLimitBytes: number;
+  readonly redisUrl: string | undefined;
+  readonly workflow: WorkflowConfig;
+  readonly records: RecordsConfig;
+}
+
+/** Configuration of the workflow service. */
+export interface WorkflowConfig {
+  readonly port: number;
+  readonly databaseUrl: string | undefined;
+  readonly jwtSigningKey: string | undefined;
+  readonly jwtTtlSeconds: number;
+  readonly tenantIsolation: string;
+  readonly bootstrapAdminEmail: string | undefined;
+  readonly bootstrapAdminPassword: string | undefined;
+  readonly bootstrapAdminOrgSlug: string | undefined;
+  readonly loginAttemptsPerMinute: number;
+}
+
+/** Configuration of the records service. */
+export interface RecordsConfig {
+  readonly port: number;
+  readonly databaseUrl: string | undefined;
+}
+
+/** Thrown at boot when a variable is invalid; the message names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/**
+ * Reads the environment once into a validated, frozen Config. Empty strings count as unset.
+ * Throws ConfigError naming every invalid variable.
+ */
+export function loadConfig(source: Readonly<Record<string, string | undefined>>): Config {
+  const raw: Record<string, string> = {};
+  for (const name of environmentVariableNames) {
+    const value = source[name];
+    if (value !== undefined && value !== '') raw[name] = value;
+  }
+  const converted = Value.Convert(environmentSchema, Value.Default(environmentSchema, raw));
+  const errors = [...Value.Errors(environmentSchema, converted)];
+  if (errors.length > 0) {
+    const lines = errors.map((error) => {
+      const variable = error.instancePath.replace(/^\//, '') || '(environment)';
+      const shown =
+        variable in raw && !/KEY|PASSWORD|SECRET/.test(variable)
+          ? ` (got ${JSON.stringify(raw[variable])})`
+          : '';
+      return `${variable}: ${error.message}${shown}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const env = converted as Environment;
+  return deepFreeze({
+    production: env.NODE_ENV === 'production',
+    host: env.WEFT_HOST,
+    dataDir: path.resolve(env.WEFT_DATA_DIR),
+    logLevel: env.WEFT_LOG_LEVEL,
+    embeddedPostgresPort: env.WEFT_EMBEDDED_POSTGRES_PORT,
+    databasePoolSize: env.WEFT_DATABASE_POOL_SIZE,
+    bodyLimitBytes: env.WEFT_BODY_LIMIT_BYTES,
+    redisUrl: env.REDIS_URL,
+    workflow: {
+      port: env.WORKFLOW_PORT,
+      databaseUrl: env.WORKFLOW_DATABASE_URL,
+      jwtSigningKey: env.WORKFLOW_JWT_SIGNING_KEY,
+      jwtTtlSeconds: env.WORKFLOW_JWT_TTL_SECONDS,
+      tenantIsolation: env.WORKFLOW_TENANT_ISOLATION,
+      bootstrapAdminEmail: env.WORKFLOW_BOOTSTRAP_ADMIN_EMAIL,
+      bootstrapAdminPassword: env.WORKFLOW_BOOTSTRAP_ADMIN_PASSWORD,
+      bootstrapAdminOrgSlug: env.WORKFLOW_BOOTSTRAP_ADMIN_ORG_SLUG,
+      loginAttemptsPerMinute: env.WORKFLOW_LOGIN_ATTEMPTS_PER_MINUTE,
+    },
+    records: {
+      port: env.RECORDS_PORT,
+      databaseUrl: env.RECORDS_DATABASE_URL,
+    },
+  });
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const child of Object.values(value)) {
+    if (child !== null && typeof child === 'object') deepFreeze(child as object);
+  }
+  return Object.freeze(value);
+}

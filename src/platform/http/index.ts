@@ -1,0 +1,4 @@
+export { createHttpServer, type ErrorCatalogue, type HttpServerOptions } from './create-server.js';
+export type { HttpServer } from './http-server.js';
+export { ServiceError, isServiceError } from './service-error.js';
+export { publicRoute } from './route-config.js';

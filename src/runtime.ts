@@ -1,0 +1,139 @@
+import path from 'node:path';
+import type { Config } from './platform/config/index.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './platform/database/embedded-postgres.js';
+import { createPool, type Pool } from './platform/database/pool.js';
+import { ensureDatabase } from './platform/database/provision.js';
+import type { Logger } from './platform/logging/logger.js';
+import { createRateLimitStore } from './platform/rate-limit/limiter.js';
+import { createRecordsService, prepareRecordsDatabase } from './records/index.js';
+import { createWorkflowService, prepareWorkflowDatabase } from './workflow/index.js';
+
+/** The services one process can run. */
+export type ServiceName = 'workflow' | 'records';
+
+/** Services started by runServices. */
+export interface RunningServices {
+  /** Base URL of each started service. */
+  urls: Partial<Record<ServiceName, string>>;
+  /** Stops accepting, drains requests, closes pools, stops the embedded database. */
+  stop(): Promise<void>;
+}
+
+interface Databases {
+  urls: Record<ServiceName, string | undefined>;
+  embedded: EmbeddedPostgres | undefined;
+}
+
+/**
+ * Connects to the configured databases, starting the embedded PostgreSQL for any service whose
+ * database URL is unset and creating its database there.
+ */
+async function openDatabases(
+  config: Config,
+  services: readonly ServiceName[],
+  logger: Logger,
+): Promise<Databases> {
+  const configured: Record<ServiceName, string | undefined> = {
+    workflow: config.workflow.databaseUrl,
+    records: config.records.databaseUrl,
+  };
+  const needEmbedded = services.filter((service) => configured[service] === undefined);
+  if (needEmbedded.length === 0) return { urls: configured, embedded: undefined };
+  const embedded = await startEmbeddedPostgres({
+    directory: path.join(config.dataDir, 'postgres'),
+    port: config.embeddedPostgresPort,
+    logger: logger.child({ component: 'embedded-postgres' }),
+  });
+  const urls = { ...configured };
+  try {
+    for (const service of needEmbedded) {
+      await ensureDatabase(embedded.urlFor('postgres'), service);
+      urls[service] = embedded.urlFor(service);
+    }
+  } catch (error) {
+    await embedded.stop();
+    throw error;
+  }
+  return { urls, embedded };
+}
+
+/** Applies the migrations of the given services and exits (the `weft migrate` command). */
+export async function migrateServices(
+  config: Config,
+  services: readonly ServiceName[],
+  logger: Logger,
+): Promise<void> {
+  const databases = await openDatabases(config, services, logger);
+  try {
+    for (const service of services) {
+      const pool = createPool(requireUrl(databases, service), {
+        max: 2,
+        applicationName: `weft-${service}-migrate`,
+      });
+      try {
+        if (service === 'workflow') await prepareWorkflowDatabase(pool, config, logger);
+        else await prepareRecordsDatabase(pool, logger);
+      } finally {
+        await pool.end();
+      }
+    }
+  } finally {
+    await databases.embedded?.stop();
+  }
+}
+
+/**
+ * Starts the given services: databases, migrations, bootstrap, then the HTTP listeners. If any step
+ * fails, whatever was started is stopped again before the error propagates.
+ */
+export async function runServices(
+  config: Config,
+  services: readonly ServiceName[],
+  logger: Logger,
+): Promise<RunningServices> {
+  const databases = await openDatabases(config, services, logger);
+  const rateLimitStore = createRateLimitStore(config.redisUrl, logger);
+  const pools: Pool[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  const urls: Partial<Record<ServiceName, string>> = {};
+
+  const stop = async () => {
+    for (const close of closers.reverse())
+      await close().catch((error: unknown) => logger.error({ err: error }, 'close failed'));
+    await Promise.all(pools.map((pool) => pool.end().catch(() => undefined)));
+    await rateLimitStore.close();
+    await databases.embedded?.stop();
+  };
+
+  try {
+    for (const service of services) {
+      const pool = createPool(requireUrl(databases, service), {
+        max: config.databasePoolSize,
+        applicationName: `weft-${service}`,
+        logger,
+      });
+      pools.push(pool);
+      if (service === 'workflow') {
+        await prepareWorkflowDatabase(pool, config, logger);
+        const workflow = await createWorkflowService({ config, pool, logger, rateLimitStore });
+        closers.push(() => workflow.close());
+        urls.workflow = await workflow.app.listen({ host: config.host, port: config.workflow.port });
+      } else {
+        await prepareRecordsDatabase(pool, logger);
+        const records = await createRecordsService({ config, pool, logger });
+        closers.push(() => records.close());
+        urls.records = (await records.app.listen({ host: config.host, port: config.records.port })) + '/api';
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { urls, stop };
+}
+
+function requireUrl(databases: Databases, service: ServiceName): string {
+  const url = databases.urls[service];
+  if (url === undefined) throw new Error(`No database URL for ${service}`);
+  return url;
+}

@@ -1,0 +1,101 @@
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../platform/config/index.js';
+import { systemClock, type Clock } from '../platform/clock.js';
+import { migrate } from '../platform/database/migrate.js';
+import type { Pool } from '../platform/database/pool.js';
+import { createHttpServer, type HttpServer } from '../platform/http/index.js';
+import type { Logger } from '../platform/logging/logger.js';
+import { createMetricsRegistry } from '../platform/metrics/registry.js';
+import type { RateLimitStore } from '../platform/rate-limit/limiter.js';
+import { ApiKeyHasher } from './api-keys/api-key-hasher.js';
+import { ApiKeyService } from './api-keys/api-key-service.js';
+import { LastUsedRecorder } from './api-keys/last-used-recorder.js';
+import { registerApiKeyRoutes } from './api-keys/routes.js';
+import { installAuthentication } from './auth/authentication-hook.js';
+import { Authenticator } from './auth/authenticator.js';
+import { JwtCodec } from './auth/jwt.js';
+import { LoginLimiter } from './auth/login-limiter.js';
+import { LoginService } from './auth/login-service.js';
+import { registerMeRoutes } from './auth/me-routes.js';
+import { createDecoyHash } from './auth/passwords.js';
+import { registerAuthRoutes } from './auth/routes.js';
+import { bootstrapWorkflow } from './bootstrap.js';
+import { workflowErrorCatalogue } from './errors.js';
+import { registerOperationsRoutes } from './operations/routes.js';
+import { OrgService } from './orgs/org-service.js';
+import { registerOrgRoutes } from './orgs/routes.js';
+import { resolveJwtSigningKey } from './signing-key.js';
+import { registerUserRoutes } from './users/routes.js';
+import { UserService } from './users/user-service.js';
+
+/** Folder of the workflow service's SQL migrations. */
+export const workflowMigrationsDir = fileURLToPath(new URL('../../migrations/workflow', import.meta.url));
+
+/** What the workflow service needs from its host process. */
+export interface WorkflowServiceDependencies {
+  config: Config;
+  pool: Pool;
+  logger: Logger;
+  rateLimitStore: RateLimitStore;
+  clock?: Clock;
+}
+
+/** A built workflow service: its HTTP app and how to stop its background work. */
+export interface WorkflowService {
+  app: HttpServer;
+  /** Writes what background work holds in memory now (API-key last use), instead of at the next tick. */
+  flushBackgroundWork(): Promise<void>;
+  /** Closes the HTTP server (draining requests) and stops background work. The pool is the host's. */
+  close(): Promise<void>;
+}
+
+/** Applies the workflow migrations, then runs the bootstrap of the spec. */
+export async function prepareWorkflowDatabase(pool: Pool, config: Config, logger: Logger): Promise<void> {
+  await migrate(pool, 'workflow', workflowMigrationsDir, logger);
+  await bootstrapWorkflow(pool, config.workflow, logger);
+}
+
+/** Builds the workflow service on a migrated database. Does not listen. */
+export async function createWorkflowService(deps: WorkflowServiceDependencies): Promise<WorkflowService> {
+  const { config, pool, rateLimitStore } = deps;
+  const logger = deps.logger.child({ service: 'workflow' });
+  const clock = deps.clock ?? systemClock;
+  const metrics = createMetricsRegistry('workflow');
+
+  const jwt = new JwtCodec(await resolveJwtSigningKey(config, logger), config.workflow.jwtTtlSeconds);
+  const hasher = await ApiKeyHasher.load(pool);
+  const lastUsed = new LastUsedRecorder(pool, clock, logger);
+  const authenticator = new Authenticator(pool, jwt, hasher, lastUsed, clock);
+  const limiter = new LoginLimiter(rateLimitStore, config.workflow.loginAttemptsPerMinute);
+  const logins = new LoginService(pool, jwt, limiter, await createDecoyHash(), clock);
+
+  const app = await createHttpServer({
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    errors: workflowErrorCatalogue,
+    metrics,
+    openapi: {
+      title: 'weft workflow',
+      version: '1',
+      description: 'BPMN orchestration: identity, processes, decisions',
+    },
+  });
+  installAuthentication(app, authenticator);
+  registerOperationsRoutes(app, pool, metrics);
+  registerAuthRoutes(app, logins);
+  registerMeRoutes(app);
+  registerApiKeyRoutes(app, new ApiKeyService(pool, hasher));
+  registerUserRoutes(app, new UserService(pool));
+  registerOrgRoutes(app, new OrgService(pool));
+  await app.ready();
+  lastUsed.start();
+
+  return {
+    app,
+    flushBackgroundWork: () => lastUsed.flush(),
+    close: async () => {
+      await app.close();
+      await lastUsed.stop();
+    },
+  };
+}

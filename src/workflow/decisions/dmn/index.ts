@@ -1,0 +1,6 @@
+/** The DMN decision engine: parse, compile once, evaluate many times. */
+export { parseDmn, type ParsedDmn } from './parse-dmn.js';
+export { compileDmn, type CompiledDmn } from './compile-dmn.js';
+export { evaluateDecision, evaluateDecisionService } from './evaluate-decision.js';
+export { DmnEvaluationError, DmnValidationError } from './errors.js';
+export type * from './types.js';

@@ -1,0 +1,235 @@
+import { readCorrelationKey, readEventDefinition } from './event-definitions.js';
+import { readMappings } from './io-mappings.js';
+import { javaImplementation, readJob } from './job-definition.js';
+import type { ModdleNode } from './moddle-node.js';
+import { bool, bpmnTypeName, child, str } from './moddle-node.js';
+import { readMultiInstance } from './multi-instance.js';
+import type { Problems } from './problems.js';
+import { weftExtensions } from './raw-extensions.js';
+import { readCalledElement, readDecision, readScript, readUserTask } from './task-details.js';
+import type {
+  ActivityBase,
+  ElementBase,
+  ElementModel,
+  ElementType,
+  ExtensionSpec,
+  RawXmlElement,
+} from './types.js';
+
+/** What building an element needs besides the element. */
+export interface ElementContext {
+  problems: Problems;
+  extensions: Record<string, ExtensionSpec>;
+}
+
+/** Runs the registered validators of weft extension elements, recording their messages. */
+export function validateExtensions(raws: RawXmlElement[], ownerId: string, ctx: ElementContext): void {
+  for (const raw of raws) {
+    for (const message of ctx.extensions[raw.name]?.validate?.(raw) ?? []) {
+      ctx.problems.add(ownerId, `weft:${raw.name} of '${ownerId}': ${message}`);
+    }
+  }
+}
+
+/**
+ * Builds the model of one flow node (without its flows, which are wired by the process builder).
+ * Returns null after recording a problem when the element cannot be run at all.
+ */
+export function buildElement(
+  node: ModdleNode,
+  id: string,
+  parentId: string,
+  ctx: ElementContext,
+): ElementModel | null {
+  const { problems } = ctx;
+  const mappings = readMappings(node, id, problems);
+  const base: ElementBase = {
+    id,
+    name: str(node, 'name'),
+    parentId,
+    incoming: [],
+    outgoing: [],
+    inputs: mappings.inputs,
+    outputs: mappings.outputs,
+    extensions: weftExtensions(node),
+  };
+  validateExtensions(base.extensions, id, ctx);
+  const type = bpmnTypeName(node);
+  if (!node.$type.startsWith('bpmn:')) {
+    problems.add(id, `element '${id}' of type ${node.$type} is not supported`);
+    return null;
+  }
+  switch (type) {
+    case 'startEvent':
+    case 'endEvent':
+    case 'intermediateCatchEvent':
+    case 'intermediateThrowEvent':
+    case 'boundaryEvent':
+      return buildEvent(node, type, base, problems);
+    case 'exclusiveGateway':
+    case 'inclusiveGateway':
+      return { ...base, type, defaultFlowId: null };
+    case 'parallelGateway':
+    case 'eventBasedGateway':
+      return { ...base, type };
+    case 'serviceTask':
+    case 'sendTask':
+    case 'receiveTask':
+    case 'userTask':
+    case 'scriptTask':
+    case 'businessRuleTask':
+    case 'manualTask':
+    case 'task':
+    case 'subProcess':
+    case 'callActivity':
+      return buildActivity(node, type, base, ctx);
+    default:
+      problems.add(id, `${type} '${id}' is not supported`);
+      return null;
+  }
+}
+
+function buildEvent(
+  node: ModdleNode,
+  type: 'startEvent' | 'endEvent' | 'intermediateCatchEvent' | 'intermediateThrowEvent' | 'boundaryEvent',
+  base: ElementBase,
+  problems: Problems,
+): ElementModel | null {
+  const eventDefinition = readEventDefinition(node, base.id, problems);
+  if (eventDefinition === null) return null;
+  switch (type) {
+    case 'startEvent':
+      return { ...base, type, eventDefinition, isInterrupting: bool(node, 'isInterrupting', true) };
+    case 'boundaryEvent': {
+      const host = child(node, 'attachedToRef');
+      const attachedTo = host === null ? null : str(host, 'id');
+      if (attachedTo === null) {
+        problems.add(base.id, `boundary event '${base.id}' is not attached to an activity`);
+        return null;
+      }
+      return {
+        ...base,
+        type,
+        eventDefinition,
+        attachedTo,
+        cancelActivity: bool(node, 'cancelActivity', true),
+      };
+    }
+    default:
+      return { ...base, type, eventDefinition };
+  }
+}
+
+type ActivityType = Extract<ElementModel, ActivityBase>['type'];
+
+function buildActivity(
+  node: ModdleNode,
+  type: ActivityType,
+  base: ElementBase,
+  ctx: ElementContext,
+): ElementModel | null {
+  const { problems } = ctx;
+  const id = base.id;
+  const before = problems.list.length;
+  if (bool(node, 'isForCompensation', false)) {
+    problems.add(id, `compensation handler '${id}' is not supported`);
+    return null;
+  }
+  const activity: ActivityBase = {
+    ...base,
+    boundaryEventIds: [],
+    multiInstance: readMultiInstance(node, id, problems),
+  };
+  const implementedBy = implementingExtension(activity, type, ctx.extensions);
+  const missingImplementation = (what: string) => {
+    const java = javaImplementation(node);
+    problems.add(
+      id,
+      java !== null
+        ? `${what} '${id}' uses ${java}, which is not supported; give it a job type (zeebe:taskDefinition or camunda:topic)`
+        : `${what} '${id}' has no job type (zeebe:taskDefinition or camunda:topic)`,
+    );
+  };
+  switch (type) {
+    case 'serviceTask': {
+      const job = readJob(node, id, problems);
+      if (job === null && implementedBy === null && problems.list.length === before)
+        missingImplementation('service task');
+      return { ...activity, type, job, implementedBy };
+    }
+    case 'sendTask': {
+      const job = readJob(node, id, problems);
+      const message = child(node, 'messageRef');
+      const messageName = message === null ? null : str(message, 'name');
+      if (job === null && implementedBy === null && messageName === null && problems.list.length === before) {
+        problems.add(id, `send task '${id}' has no message, no job type and no weft implementation`);
+      }
+      return { ...activity, type, messageName, job, implementedBy };
+    }
+    case 'receiveTask': {
+      const message = child(node, 'messageRef');
+      const messageName = message === null ? null : str(message, 'name');
+      if (messageName === null) {
+        problems.add(id, `receive task '${id}' has no message name`);
+        return null;
+      }
+      return { ...activity, type, messageName, correlationKey: readCorrelationKey(node, message) };
+    }
+    case 'userTask':
+      return { ...activity, type, ...readUserTask(node, id, problems) };
+    case 'scriptTask': {
+      const job = readJob(node, id, problems);
+      const script = readScript(node, id, problems);
+      if (job === null && implementedBy === null && problems.list.length === before) {
+        if (script.script === null) problems.add(id, `script task '${id}' has no script`);
+        else if (script.script.format !== 'feel') {
+          problems.add(
+            id,
+            `script task '${id}' is written in '${script.script.format}'; only FEEL scripts run without a weft pipeline`,
+          );
+        }
+      }
+      return { ...activity, type, ...script, job, implementedBy };
+    }
+    case 'businessRuleTask': {
+      const job = readJob(node, id, problems);
+      const decision = readDecision(node, id, problems);
+      if (decision === null && job === null && problems.list.length === before) {
+        problems.add(id, `business rule task '${id}' has no decision reference`);
+      }
+      return { ...activity, type, decision, job };
+    }
+    case 'callActivity': {
+      const called = readCalledElement(node, id, problems);
+      if (called === null) return null;
+      return {
+        ...activity,
+        type,
+        calledElement: called.calledElement,
+        inputs: [...activity.inputs, ...called.inputs],
+        outputs: [...activity.outputs, ...called.outputs],
+      };
+    }
+    case 'subProcess':
+      return {
+        ...activity,
+        type,
+        triggeredByEvent: bool(node, 'triggeredByEvent', false),
+        startEventIds: [],
+        childIds: [],
+        eventSubProcessIds: [],
+      };
+    case 'manualTask':
+      return { ...activity, type };
+    case 'task':
+      return { ...activity, type };
+  }
+}
+
+function implementingExtension(
+  base: ElementBase,
+  type: ElementType,
+  specs: Record<string, ExtensionSpec>,
+): string | null {
+  return base.extensions.find((raw) => specs[raw.name]?.implements?.includes(type) === true)?.name ?? null;
+}

@@ -1,0 +1,198 @@
+import type { ElementContext } from './build-element.js';
+import { buildElement, validateExtensions } from './build-element.js';
+import { feelExpression } from './expressions.js';
+import type { ModdleNode } from './moddle-node.js';
+import { bodyOf, bpmnTypeName, child, list, str } from './moddle-node.js';
+import { weftExtensions } from './raw-extensions.js';
+import type { ElementModel, ProcessModel, ScopeModel } from './types.js';
+
+// Data and artifacts carry no behaviour we run; they are ignored rather than rejected.
+const IGNORED_TYPES = new Set(['bpmn:DataObject', 'bpmn:DataObjectReference', 'bpmn:DataStoreReference']);
+
+interface PendingFlow {
+  node: ModdleNode;
+  id: string;
+  scopeId: string;
+}
+
+interface Walk extends ElementContext {
+  model: ProcessModel;
+  /** Every id met in the process, including elements that failed to build. */
+  seen: Set<string>;
+  flows: PendingFlow[];
+  /** Gateway id → its `default` flow node. */
+  defaults: Map<string, ModdleNode>;
+}
+
+/**
+ * Builds the model of one process: elements of every scope, sequence flows with their FEEL
+ * conditions, default flows and boundary attachments. Structural rules are checked afterwards by
+ * `validateProcess`; problems met here (unsupported elements, dangling flows) go to `ctx.problems`.
+ */
+export function buildProcess(process: ModdleNode, processKey: string, ctx: ElementContext): ProcessModel {
+  const model: ProcessModel = {
+    processKey,
+    name: str(process, 'name') ?? processKey,
+    elements: {},
+    flows: {},
+    childIds: [],
+    eventSubProcessIds: [],
+    startEventIds: { none: [], timer: [], message: [], signal: [] },
+    messageFlows: [],
+    extensions: weftExtensions(process),
+  };
+  validateExtensions(model.extensions, processKey, ctx);
+  const walk: Walk = { ...ctx, model, seen: new Set([processKey]), flows: [], defaults: new Map() };
+  walkScope(process, processKey, model, walk);
+  for (const flow of walk.flows) wireFlow(flow, walk);
+  for (const [gatewayId, flowNode] of walk.defaults) wireDefault(gatewayId, flowNode, walk);
+  for (const element of Object.values(model.elements)) {
+    if (element.type === 'boundaryEvent') attachBoundary(element.id, element.attachedTo, walk);
+  }
+  return model;
+}
+
+function walkScope(container: ModdleNode, scopeId: string, scope: ScopeModel, walk: Walk): void {
+  const { problems, model } = walk;
+  for (const node of list(container, 'flowElements')) {
+    if (IGNORED_TYPES.has(node.$type)) continue;
+    const id = str(node, 'id');
+    if (id === null) {
+      problems.add(scopeId, `a ${bpmnTypeName(node)} in '${scopeId}' has no id`);
+      continue;
+    }
+    if (walk.seen.has(id)) {
+      problems.add(id, `the id '${id}' is used more than once`);
+      continue;
+    }
+    walk.seen.add(id);
+    if (node.$type === 'bpmn:SequenceFlow') {
+      walk.flows.push({ node, id, scopeId });
+      continue;
+    }
+    const element = buildElement(node, id, scopeId, walk);
+    if (element === null) continue;
+    model.elements[id] = element;
+    scope.childIds.push(id);
+    if (element.type === 'startEvent') recordStart(element, scopeId, walk);
+    if (element.type === 'exclusiveGateway' || element.type === 'inclusiveGateway') {
+      const fallback = child(node, 'default');
+      if (fallback !== null) walk.defaults.set(id, fallback);
+    }
+    if (element.type === 'subProcess') {
+      if (element.triggeredByEvent) scope.eventSubProcessIds.push(id);
+      walkScope(node, id, element, walk);
+    }
+  }
+}
+
+function recordStart(
+  element: Extract<ElementModel, { type: 'startEvent' }>,
+  scopeId: string,
+  walk: Walk,
+): void {
+  const { model } = walk;
+  if (scopeId !== model.processKey) {
+    const scope = model.elements[scopeId];
+    if (scope?.type === 'subProcess') scope.startEventIds.push(element.id);
+    return;
+  }
+  const kind = element.eventDefinition.kind;
+  if (kind === 'none' || kind === 'timer' || kind === 'message' || kind === 'signal') {
+    model.startEventIds[kind].push(element.id);
+  } else {
+    walk.problems.add(
+      element.id,
+      `a ${kind} start event ('${element.id}') is only allowed in an event sub-process`,
+    );
+  }
+}
+
+function wireFlow({ node, id, scopeId }: PendingFlow, walk: Walk): void {
+  const { model, problems } = walk;
+  const source = endpoint(node, 'sourceRef', id, walk);
+  const target = endpoint(node, 'targetRef', id, walk);
+  if (source === null || target === null) return;
+  if (source.parentId !== scopeId || target.parentId !== scopeId) {
+    problems.add(id, `sequence flow '${id}' crosses the boundary of a sub-process`);
+    return;
+  }
+  const conditionNode = child(node, 'conditionExpression');
+  const raw = bodyOf(conditionNode);
+  let condition: string | null = null;
+  if (raw !== null && conditionNode !== null) {
+    const language = str(conditionNode, 'language');
+    if (language !== null && !/feel/i.test(language)) {
+      problems.add(id, `condition of '${id}' is in '${language}'; only FEEL is supported`);
+      condition = raw;
+    } else {
+      // Keep the raw text after a problem, so the flow is not also reported as unconditional.
+      condition = feelExpression(raw, { problems, elementId: id, what: 'condition' }) ?? raw;
+    }
+  }
+  model.flows[id] = {
+    id,
+    name: str(node, 'name'),
+    sourceId: source.id,
+    targetId: target.id,
+    condition,
+    isDefault: false,
+  };
+  source.outgoing.push(id);
+  target.incoming.push(id);
+}
+
+// The element at one end of a flow, or null (with a problem unless the element already has one).
+function endpoint(
+  node: ModdleNode,
+  key: 'sourceRef' | 'targetRef',
+  flowId: string,
+  walk: Walk,
+): ElementModel | null {
+  const end = key === 'sourceRef' ? 'source' : 'target';
+  const ref = child(node, key);
+  const refId = ref === null ? null : str(ref, 'id');
+  if (refId === null) {
+    walk.problems.add(flowId, `sequence flow '${flowId}' points to a missing ${end} element`);
+    return null;
+  }
+  const element = walk.model.elements[refId];
+  if (element !== undefined) return element;
+  if (!walk.seen.has(refId)) {
+    walk.problems.add(
+      flowId,
+      `sequence flow '${flowId}' has ${end} '${refId}', which is not a flow node of this process`,
+    );
+  }
+  return null;
+}
+
+function wireDefault(gatewayId: string, flowNode: ModdleNode, walk: Walk): void {
+  const gateway = walk.model.elements[gatewayId];
+  const flowId = str(flowNode, 'id');
+  const flow = flowId === null ? undefined : walk.model.flows[flowId];
+  if (gateway === undefined || flow === undefined) return;
+  if (gateway.type !== 'exclusiveGateway' && gateway.type !== 'inclusiveGateway') return;
+  if (flow.sourceId !== gatewayId) {
+    walk.problems.add(gatewayId, `default flow '${flow.id}' of '${gatewayId}' does not leave that gateway`);
+    return;
+  }
+  gateway.defaultFlowId = flow.id;
+  flow.isDefault = true;
+}
+
+function attachBoundary(boundaryId: string, hostId: string, walk: Walk): void {
+  const host = walk.model.elements[hostId];
+  const boundary = walk.model.elements[boundaryId];
+  if (host === undefined || !('boundaryEventIds' in host)) {
+    if (host !== undefined || !walk.seen.has(hostId)) {
+      walk.problems.add(boundaryId, `boundary event '${boundaryId}' is not attached to an activity`);
+    }
+    return;
+  }
+  if (boundary !== undefined && boundary.parentId !== host.parentId) {
+    walk.problems.add(boundaryId, `boundary event '${boundaryId}' is not in the same scope as '${hostId}'`);
+    return;
+  }
+  host.boundaryEventIds.push(boundaryId);
+}

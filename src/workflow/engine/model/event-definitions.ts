@@ -1,0 +1,118 @@
+import { feelExpression, isJuel, staticValue } from './expressions.js';
+import { readJob } from './job-definition.js';
+import type { ModdleNode } from './moddle-node.js';
+import { bodyOf, bpmnTypeName, child, extension, genericAttr, list, nsAttr, NS, str } from './moddle-node.js';
+import type { Problems } from './problems.js';
+import { isIsoDateTime, isIsoDuration, isTimerCycle } from './timer-syntax.js';
+import type { EventDefinition, TimerDefinition } from './types.js';
+
+const TIMER_FIELDS = [
+  ['timeDate', 'date', isIsoDateTime, 'an ISO 8601 date-time'],
+  ['timeDuration', 'duration', isIsoDuration, 'an ISO 8601 duration'],
+  ['timeCycle', 'cycle', isTimerCycle, 'an ISO 8601 repeating interval or a cron expression'],
+] as const;
+
+/**
+ * Reads the event definition of an event element. Returns `{ kind: 'none' }` when it has none, and
+ * null after recording a problem (several definitions, an unsupported kind, a missing reference).
+ * Which kinds each event type may carry is checked later, in validation.
+ */
+export function readEventDefinition(
+  node: ModdleNode,
+  elementId: string,
+  problems: Problems,
+): EventDefinition | null {
+  const definitions = list(node, 'eventDefinitions');
+  const definition = definitions[0];
+  if (definition === undefined) return { kind: 'none' };
+  if (definitions.length > 1) {
+    problems.add(
+      elementId,
+      `event '${elementId}' has several event definitions; multiple events are not supported`,
+    );
+    return null;
+  }
+  switch (definition.$type) {
+    case 'bpmn:TimerEventDefinition': {
+      const timer = readTimer(definition, elementId, problems);
+      return timer === null ? null : { kind: 'timer', timer };
+    }
+    case 'bpmn:MessageEventDefinition':
+      return readMessage(node, definition, elementId, problems);
+    case 'bpmn:SignalEventDefinition': {
+      const signal = child(definition, 'signalRef');
+      const raw = signal === null ? null : str(signal, 'name');
+      if (raw === null) {
+        problems.add(elementId, `signal event '${elementId}' has no signal name`);
+        return null;
+      }
+      const signalName = staticValue(raw, { problems, elementId, what: 'signal name' });
+      return signalName === null ? null : { kind: 'signal', signalName };
+    }
+    case 'bpmn:ErrorEventDefinition': {
+      const error = child(definition, 'errorRef');
+      const errorCode = error === null ? null : str(error, 'errorCode');
+      return { kind: 'error', errorCode, errorName: error === null ? null : str(error, 'name') };
+    }
+    case 'bpmn:TerminateEventDefinition':
+      return { kind: 'terminate' };
+    default:
+      problems.add(elementId, `${bpmnTypeName(definition)} on '${elementId}' is not supported`);
+      return null;
+  }
+}
+
+function readTimer(definition: ModdleNode, elementId: string, problems: Problems): TimerDefinition | null {
+  const given = TIMER_FIELDS.flatMap(([field, kind, check, format]) => {
+    const text = bodyOf(child(definition, field));
+    return text === null ? [] : [{ field, kind, check, format, text }];
+  });
+  const first = given[0];
+  if (first === undefined) {
+    problems.add(elementId, `timer event '${elementId}' has no timeDate, timeDuration or timeCycle`);
+    return null;
+  }
+  if (given.length > 1) {
+    problems.add(
+      elementId,
+      `timer event '${elementId}' has more than one of timeDate, timeDuration, timeCycle`,
+    );
+    return null;
+  }
+  if (first.text.startsWith('=') || isJuel(first.text)) {
+    const value = feelExpression(first.text, { problems, elementId, what: first.field });
+    return value === null ? null : { kind: first.kind, value, isExpression: true };
+  }
+  if (!first.check(first.text)) {
+    problems.add(elementId, `${first.field} of '${elementId}' is not ${first.format}: ${first.text}`);
+    return null;
+  }
+  return { kind: first.kind, value: first.text, isExpression: false };
+}
+
+function readMessage(
+  event: ModdleNode,
+  definition: ModdleNode,
+  elementId: string,
+  problems: Problems,
+): EventDefinition | null {
+  const message = child(definition, 'messageRef');
+  const raw = message === null ? null : str(message, 'name');
+  const messageName = raw === null ? null : staticValue(raw, { problems, elementId, what: 'message name' });
+  if (raw !== null && messageName === null) return null;
+  // Camunda 7 puts a throw event's implementation on the definition, Zeebe on the event.
+  const job = readJob(definition, elementId, problems) ?? readJob(event, elementId, problems);
+  return { kind: 'message', messageName, correlationKey: readCorrelationKey(event, message), job };
+}
+
+/** Raw correlation key text: Zeebe's `zeebe:subscription` on the message, or a `camunda:correlationKey` attribute. */
+export function readCorrelationKey(event: ModdleNode, message: ModdleNode | null): string | null {
+  for (const holder of message === null ? [event] : [message, event]) {
+    const subscription = extension(holder, NS.zeebe, 'subscription');
+    const key =
+      (subscription && genericAttr(subscription, 'correlationKey')) ??
+      nsAttr(holder, NS.camunda, 'correlationKey');
+    if (key !== null) return key.trim();
+  }
+  return null;
+}

@@ -1,0 +1,9 @@
+/**
+ * The BPMN model compiler: BPMN 2.0 XML in, validated executable process models out. Pure: no
+ * database, no clock, no I/O.
+ */
+export { compileBpmn } from './compile.js';
+export { bpmnContentHash } from './content-hash.js';
+export { DEFAULT_MAX_LENGTH } from './xml-guard.js';
+export { NS as BPMN_NAMESPACES } from './moddle-node.js';
+export type * from './types.js';

@@ -1,0 +1,59 @@
+import { feelExpression, staticValue } from './expressions.js';
+import type { ModdleNode } from './moddle-node.js';
+import { bodyOf, bool, child, extension, genericAttr, nsAttr, NS } from './moddle-node.js';
+import type { Problems } from './problems.js';
+import type { MultiInstanceModel } from './types.js';
+
+/**
+ * Reads an activity's multi-instance loop characteristics from BPMN (`isSequential`,
+ * `loopCardinality`, `completionCondition`), Zeebe `zeebe:loopCharacteristics` and Camunda
+ * `camunda:collection` / `camunda:elementVariable`. Standard loops are rejected. Returns null when
+ * the activity does not loop (or after recording a problem).
+ */
+export function readMultiInstance(
+  node: ModdleNode,
+  elementId: string,
+  problems: Problems,
+): MultiInstanceModel | null {
+  const loop = child(node, 'loopCharacteristics');
+  if (loop === null) return null;
+  if (loop.$type !== 'bpmn:MultiInstanceLoopCharacteristics') {
+    problems.add(elementId, `standard loop characteristics on '${elementId}' are not supported`);
+    return null;
+  }
+  const site = (what: string) => ({ problems, elementId, what: `multi-instance ${what}` });
+  const expression = (raw: string | null, what: string) =>
+    raw === null ? null : feelExpression(raw, site(what));
+  const name = (raw: string | null, what: string) => (raw === null ? null : staticValue(raw, site(what)));
+
+  const zeebe = extension(loop, NS.zeebe, 'loopCharacteristics');
+  const collection =
+    (zeebe && genericAttr(zeebe, 'inputCollection')) ?? nsAttr(loop, NS.camunda, 'collection');
+  const cardinality = bodyOf(child(loop, 'loopCardinality'));
+  if (collection === null && cardinality === null) {
+    problems.add(
+      elementId,
+      `multi-instance '${elementId}' has neither an input collection nor a loop cardinality`,
+    );
+    return null;
+  }
+  const model: MultiInstanceModel = {
+    isSequential: bool(loop, 'isSequential', false),
+    inputCollection: expression(collection, 'input collection'),
+    inputElement: name(
+      (zeebe && genericAttr(zeebe, 'inputElement')) ?? nsAttr(loop, NS.camunda, 'elementVariable'),
+      'input element',
+    ),
+    outputCollection: name(zeebe && genericAttr(zeebe, 'outputCollection'), 'output collection'),
+    outputElement: expression(zeebe && genericAttr(zeebe, 'outputElement'), 'output element'),
+    loopCardinality: expression(cardinality, 'loop cardinality'),
+    completionCondition: expression(bodyOf(child(loop, 'completionCondition')), 'completion condition'),
+  };
+  if ((model.outputCollection === null) !== (model.outputElement === null)) {
+    problems.add(
+      elementId,
+      `multi-instance '${elementId}' needs both an output collection and an output element`,
+    );
+  }
+  return model;
+}

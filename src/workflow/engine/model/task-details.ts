@@ -1,0 +1,233 @@
+import { feelExpression, feelString, feelValue, isJuel, staticValue } from './expressions.js';
+import type { ModdleNode } from './moddle-node.js';
+import { extension, extensionsIn, genericAttr, localName, nsAttr, NS, str } from './moddle-node.js';
+import type { Problems } from './problems.js';
+import type {
+  CallActivityModel,
+  DecisionReference,
+  ScriptTaskModel,
+  UserTaskModel,
+  VariableMapping,
+} from './types.js';
+
+type Binding = DecisionReference['binding'];
+const BINDINGS: readonly string[] = ['latest', 'deployment', 'version', 'versionTag'];
+const DECISION_RESULTS: readonly string[] = ['singleEntry', 'singleResult', 'collectEntries', 'resultList'];
+
+/** User task assignment, all as FEEL text: Zeebe `zeebe:assignmentDefinition`, or Camunda attributes. */
+export function readUserTask(
+  node: ModdleNode,
+  id: string,
+  problems: Problems,
+): Pick<
+  UserTaskModel,
+  'assignee' | 'candidateGroups' | 'candidateUsers' | 'dueDate' | 'followUpDate' | 'formKey'
+> {
+  const assignment = extension(node, NS.zeebe, 'assignmentDefinition');
+  const schedule = extension(node, NS.zeebe, 'taskSchedule');
+  const form = extension(node, NS.zeebe, 'formDefinition');
+  const pick = (zeebe: ModdleNode | null, zeebeName: string, camundaName: string) =>
+    (zeebe && genericAttr(zeebe, zeebeName)) ?? nsAttr(node, NS.camunda, camundaName);
+  const value = (raw: string | null, what: string) =>
+    raw === null ? null : feelValue(raw, { problems, elementId: id, what });
+  const names = (raw: string | null, what: string) =>
+    raw === null ? null : feelNameList(raw, { problems, elementId: id, what });
+  return {
+    assignee: value(pick(assignment, 'assignee', 'assignee'), 'assignee'),
+    candidateGroups: names(pick(assignment, 'candidateGroups', 'candidateGroups'), 'candidate groups'),
+    candidateUsers: names(pick(assignment, 'candidateUsers', 'candidateUsers'), 'candidate users'),
+    dueDate: value(pick(schedule, 'dueDate', 'dueDate'), 'due date'),
+    followUpDate: value(pick(schedule, 'followUpDate', 'followUpDate'), 'follow-up date'),
+    formKey:
+      (form && genericAttr(form, 'formKey')) ??
+      (form && genericAttr(form, 'formId')) ??
+      nsAttr(node, NS.camunda, 'formKey'),
+  };
+}
+
+// "a, b" is a constant list of names; "=expr" is FEEL giving a list.
+function feelNameList(
+  raw: string,
+  site: { problems: Problems; elementId: string; what: string },
+): string | null {
+  const trimmed = raw.trim();
+  if (trimmed.startsWith('=') || isJuel(trimmed)) return feelExpression(trimmed, site);
+  const items = trimmed
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return `[${items.map(feelString).join(', ')}]`;
+}
+
+/** Script of a script task: Zeebe `zeebe:script expression resultVariable`, or BPMN `scriptFormat` + `script`. */
+export function readScript(
+  node: ModdleNode,
+  id: string,
+  problems: Problems,
+): Pick<ScriptTaskModel, 'script' | 'resultVariable'> {
+  const zeebe = extension(node, NS.zeebe, 'script');
+  if (zeebe !== null) {
+    const raw = genericAttr(zeebe, 'expression');
+    const text = raw === null ? null : feelExpression(raw, { problems, elementId: id, what: 'script' });
+    if (raw === null) problems.add(id, `zeebe:script of '${id}' has no expression`);
+    return {
+      script: text === null ? null : { format: 'feel', text },
+      resultVariable: genericAttr(zeebe, 'resultVariable'),
+    };
+  }
+  const resultVariable = nsAttr(node, NS.camunda, 'resultVariable');
+  if (nsAttr(node, NS.camunda, 'resource') !== null) {
+    problems.add(id, `script task '${id}' loads its script from camunda:resource, which is not supported`);
+    return { script: null, resultVariable };
+  }
+  const text = str(node, 'script');
+  if (text === null) return { script: null, resultVariable };
+  const format = (str(node, 'scriptFormat') ?? 'feel').toLowerCase();
+  if (format !== 'feel') return { script: { format, text }, resultVariable };
+  const feel = feelExpression(text, { problems, elementId: id, what: 'script' });
+  return { script: feel === null ? null : { format, text: feel }, resultVariable };
+}
+
+/** Decision reference: Zeebe `zeebe:calledDecision`, or Camunda `camunda:decisionRef` and friends. */
+export function readDecision(node: ModdleNode, id: string, problems: Problems): DecisionReference | null {
+  const zeebe = extension(node, NS.zeebe, 'calledDecision');
+  const raw = (zeebe && genericAttr(zeebe, 'decisionId')) ?? nsAttr(node, NS.camunda, 'decisionRef');
+  if (raw === null) return null;
+  const decisionId = staticValue(raw, { problems, elementId: id, what: 'decision reference' });
+  if (decisionId === null) return null;
+  if (zeebe !== null) {
+    const binding = readBinding(genericAttr(zeebe, 'bindingType'), id, problems);
+    return {
+      decisionId,
+      binding,
+      version: genericAttr(zeebe, 'versionTag'),
+      mapDecisionResult: null,
+      resultVariable: genericAttr(zeebe, 'resultVariable'),
+    };
+  }
+  const binding = readBinding(nsAttr(node, NS.camunda, 'decisionRefBinding'), id, problems);
+  const version =
+    binding === 'versionTag'
+      ? nsAttr(node, NS.camunda, 'decisionRefVersionTag')
+      : nsAttr(node, NS.camunda, 'decisionRefVersion');
+  const map = nsAttr(node, NS.camunda, 'mapDecisionResult');
+  if (map !== null && !DECISION_RESULTS.includes(map)) {
+    problems.add(
+      id,
+      `camunda:mapDecisionResult '${map}' of '${id}' is not one of ${DECISION_RESULTS.join(', ')}`,
+    );
+  }
+  checkVersion(binding, version, id, problems);
+  return {
+    decisionId,
+    binding,
+    version,
+    mapDecisionResult:
+      map !== null && DECISION_RESULTS.includes(map) ? (map as DecisionReference['mapDecisionResult']) : null,
+    resultVariable: nsAttr(node, NS.camunda, 'resultVariable'),
+  };
+}
+
+/**
+ * Called process of a call activity: Zeebe `zeebe:calledElement processId`, else BPMN `calledElement`
+ * with Camunda binding attributes and `camunda:in` / `camunda:out` variable passing.
+ */
+export function readCalledElement(
+  node: ModdleNode,
+  id: string,
+  problems: Problems,
+): {
+  calledElement: CallActivityModel['calledElement'];
+  inputs: VariableMapping[];
+  outputs: VariableMapping[];
+} | null {
+  const zeebe = extension(node, NS.zeebe, 'calledElement');
+  const raw = (zeebe && genericAttr(zeebe, 'processId')) ?? str(node, 'calledElement');
+  if (raw === null) {
+    problems.add(id, `call activity '${id}' has no called element`);
+    return null;
+  }
+  const processKey = staticValue(raw, { problems, elementId: id, what: 'called element' });
+  if (processKey === null) return null;
+  if (zeebe !== null) {
+    return {
+      calledElement: {
+        processKey,
+        binding: readBinding(genericAttr(zeebe, 'bindingType'), id, problems),
+        version: genericAttr(zeebe, 'versionTag'),
+        propagateAllChildVariables: genericAttr(zeebe, 'propagateAllChildVariables') !== 'false',
+        propagateAllParentVariables: genericAttr(zeebe, 'propagateAllParentVariables') !== 'false',
+      },
+      inputs: [],
+      outputs: [],
+    };
+  }
+  const binding = readBinding(nsAttr(node, NS.camunda, 'calledElementBinding'), id, problems);
+  const version =
+    binding === 'versionTag'
+      ? nsAttr(node, NS.camunda, 'calledElementVersionTag')
+      : nsAttr(node, NS.camunda, 'calledElementVersion');
+  checkVersion(binding, version, id, problems);
+  const passing = readCamundaPassing(node, id, problems);
+  return {
+    calledElement: {
+      processKey,
+      binding,
+      version,
+      // Without camunda:in / camunda:out, pass everything both ways (the Zeebe default).
+      propagateAllChildVariables: passing === null || passing.allOut,
+      propagateAllParentVariables: passing === null || passing.allIn,
+    },
+    inputs: passing?.inputs ?? [],
+    outputs: passing?.outputs ?? [],
+  };
+}
+
+function readCamundaPassing(node: ModdleNode, id: string, problems: Problems) {
+  const entries = extensionsIn(node, NS.camunda).filter(
+    (e) => localName(e) === 'in' || localName(e) === 'out',
+  );
+  if (entries.length === 0) return null;
+  const result = {
+    allIn: false,
+    allOut: false,
+    inputs: [] as VariableMapping[],
+    outputs: [] as VariableMapping[],
+  };
+  for (const entry of entries) {
+    const isIn = localName(entry) === 'in';
+    if (genericAttr(entry, 'variables') === 'all') {
+      if (isIn) result.allIn = true;
+      else result.allOut = true;
+      continue;
+    }
+    if (genericAttr(entry, 'businessKey') !== null) continue;
+    const target = genericAttr(entry, 'target');
+    const source = genericAttr(entry, 'source');
+    const sourceExpression = genericAttr(entry, 'sourceExpression');
+    const what = `camunda:${localName(entry)} '${target ?? ''}'`;
+    if (target === null || (source === null && sourceExpression === null)) {
+      problems.add(id, `${what} of '${id}' needs a target and a source or sourceExpression`);
+      continue;
+    }
+    const expression = feelExpression(sourceExpression ?? source ?? '', { problems, elementId: id, what });
+    if (expression !== null) (isIn ? result.inputs : result.outputs).push({ target, expression });
+  }
+  return result;
+}
+
+function readBinding(raw: string | null, id: string, problems: Problems): Binding {
+  if (raw === null) return 'latest';
+  if (BINDINGS.includes(raw)) return raw as Binding;
+  problems.add(id, `binding '${raw}' of '${id}' is not one of ${BINDINGS.join(', ')}`);
+  return 'latest';
+}
+
+function checkVersion(binding: Binding, version: string | null, id: string, problems: Problems): void {
+  if ((binding === 'version' || binding === 'versionTag') && version === null) {
+    problems.add(
+      id,
+      `'${id}' uses binding '${binding}' but gives no ${binding === 'version' ? 'version' : 'version tag'}`,
+    );
+  }
+}

@@ -1,0 +1,363 @@
+/**
+ * The executable process model: what the BPMN compiler produces and the token engine reads.
+ *
+ * Glossary:
+ * - process key: the BPMN process element's id; versions of a definition share it.
+ * - element: a flow node (event, gateway, activity) addressed by its BPMN id.
+ * - flow: a sequence flow between two elements of the same scope.
+ * - scope: the process or a sub-process; it owns child elements, start events and event sub-processes.
+ * - FEEL text: an expression in the FEEL language, stored as source text (a Zeebe leading `=` removed).
+ *   Static values written in the XML (an assignee "demo", a constant input) are turned into FEEL
+ *   literals, so the engine always evaluates FEEL and never guesses.
+ *
+ * Everything here is plain JSON-serialisable data: models are cached and may be stored.
+ */
+
+/** Kinds of element the engine runs, the `type` discriminant of {@link ElementModel}. */
+export type ElementType = ElementModel['type'];
+
+/** The element model of one type: `ElementOfType<'userTask'>` is {@link UserTaskModel}. */
+export type ElementOfType<T extends ElementType> = Extract<ElementModel, { type: T }>;
+
+/** A variable mapping: evaluate `expression` (FEEL text) and store the result under `target`. */
+export interface VariableMapping {
+  target: string;
+  expression: string;
+}
+
+/** An extension element of the weft namespace, kept as data for later extensions to read. */
+export interface RawXmlElement {
+  /** Local name, without prefix (`pipeline` for `<weft:pipeline>`). */
+  name: string;
+  attributes: Record<string, string>;
+  children: RawXmlElement[];
+  /** Text content, or null when the element has none. */
+  text: string | null;
+}
+
+/** A job handed to an external worker (Camunda `camunda:topic`, Zeebe `zeebe:taskDefinition`). */
+export interface JobDefinition {
+  topic: string;
+  /** Retry count as written (Zeebe allows an expression, so it stays text); null when not given. */
+  retries: string | null;
+  /** Static task headers (Zeebe `zeebe:taskHeaders`). */
+  headers: Record<string, string>;
+}
+
+/** Timer definition of a timer event; `value` is FEEL text when `isExpression`, else an ISO 8601 literal. */
+export interface TimerDefinition {
+  kind: 'date' | 'duration' | 'cycle';
+  value: string;
+  isExpression: boolean;
+}
+
+/** The trigger or result of an event. Unsupported kinds are rejected at compile time. */
+export type EventDefinition =
+  | { kind: 'none' }
+  | { kind: 'timer'; timer: TimerDefinition }
+  | {
+      kind: 'message';
+      /** From the referenced `bpmn:message`'s name; null only for a throw implemented by a job. */
+      messageName: string | null;
+      /** Raw correlation key text as written (Zeebe `zeebe:subscription correlationKey`). */
+      correlationKey: string | null;
+      /** A throwing message event may be implemented by a worker, as in Zeebe. */
+      job: JobDefinition | null;
+    }
+  | { kind: 'signal'; signalName: string }
+  | {
+      kind: 'error';
+      /** From the referenced `bpmn:error`'s errorCode; null on a catch means "catch all". */
+      errorCode: string | null;
+      errorName: string | null;
+    }
+  | { kind: 'terminate' };
+
+/** Multi-instance loop characteristics (Camunda and Zeebe variants folded into one shape). */
+export interface MultiInstanceModel {
+  isSequential: boolean;
+  /** FEEL text giving the list to iterate over, or null when `loopCardinality` is used. */
+  inputCollection: string | null;
+  /** Variable name that holds the current item in each instance. */
+  inputElement: string | null;
+  /** Variable name that collects the results. */
+  outputCollection: string | null;
+  /** FEEL text evaluated in each instance to give its result. */
+  outputElement: string | null;
+  /** FEEL text giving the number of instances. */
+  loopCardinality: string | null;
+  /** FEEL text; when true, remaining instances are cancelled. */
+  completionCondition: string | null;
+}
+
+/** Fields shared by every element. */
+export interface ElementBase {
+  id: string;
+  name: string | null;
+  /** The process key or the id of the sub-process that contains the element. */
+  parentId: string;
+  /** Sequence flow ids into the element. */
+  incoming: string[];
+  /** Sequence flow ids out of the element. */
+  outgoing: string[];
+  /** Input mappings (FEEL), applied when the element is entered. */
+  inputs: VariableMapping[];
+  /** Output mappings (FEEL), applied when the element completes. */
+  outputs: VariableMapping[];
+  /** Extension elements of the weft namespace, kept raw. */
+  extensions: RawXmlElement[];
+}
+
+/** Fields shared by activities (tasks, sub-processes, call activities). */
+export interface ActivityBase extends ElementBase {
+  /** Boundary events attached to this activity. */
+  boundaryEventIds: string[];
+  multiInstance: MultiInstanceModel | null;
+}
+
+/** A start event; `isInterrupting` only matters inside an event sub-process. */
+export interface StartEventModel extends ElementBase {
+  type: 'startEvent';
+  eventDefinition: EventDefinition;
+  isInterrupting: boolean;
+}
+
+/** An end event: none, terminate, error, message or signal. */
+export interface EndEventModel extends ElementBase {
+  type: 'endEvent';
+  eventDefinition: EventDefinition;
+}
+
+/** A catching intermediate event: timer, message or signal. */
+export interface IntermediateCatchEventModel extends ElementBase {
+  type: 'intermediateCatchEvent';
+  eventDefinition: EventDefinition;
+}
+
+/** A throwing intermediate event: none (pass-through), message or signal. */
+export interface IntermediateThrowEventModel extends ElementBase {
+  type: 'intermediateThrowEvent';
+  eventDefinition: EventDefinition;
+}
+
+/** An event attached to an activity's boundary. */
+export interface BoundaryEventModel extends ElementBase {
+  type: 'boundaryEvent';
+  eventDefinition: EventDefinition;
+  attachedTo: string;
+  cancelActivity: boolean;
+}
+
+/** Exclusive (XOR) gateway; `defaultFlowId` is taken when no condition holds. */
+export interface ExclusiveGatewayModel extends ElementBase {
+  type: 'exclusiveGateway';
+  defaultFlowId: string | null;
+}
+
+/** Inclusive (OR) gateway. */
+export interface InclusiveGatewayModel extends ElementBase {
+  type: 'inclusiveGateway';
+  defaultFlowId: string | null;
+}
+
+/** Parallel (AND) gateway. */
+export interface ParallelGatewayModel extends ElementBase {
+  type: 'parallelGateway';
+}
+
+/** Event-based gateway: waits for the first of the catch events / receive tasks after it. */
+export interface EventBasedGatewayModel extends ElementBase {
+  type: 'eventBasedGateway';
+}
+
+/** Service task: a job for an external worker, or implemented by a weft extension. */
+export interface ServiceTaskModel extends ActivityBase {
+  type: 'serviceTask';
+  job: JobDefinition | null;
+  /** Local name of the weft extension element that implements the task, e.g. an HTTP connector. */
+  implementedBy: string | null;
+}
+
+/** Send task: publishes a message, or is a job as in Zeebe. */
+export interface SendTaskModel extends ActivityBase {
+  type: 'sendTask';
+  messageName: string | null;
+  job: JobDefinition | null;
+  implementedBy: string | null;
+}
+
+/** Receive task: waits for a message. */
+export interface ReceiveTaskModel extends ActivityBase {
+  type: 'receiveTask';
+  messageName: string;
+  correlationKey: string | null;
+}
+
+/** User task: assignment fields are FEEL text (literals turned into FEEL strings / lists). */
+export interface UserTaskModel extends ActivityBase {
+  type: 'userTask';
+  assignee: string | null;
+  candidateGroups: string | null;
+  candidateUsers: string | null;
+  dueDate: string | null;
+  followUpDate: string | null;
+  formKey: string | null;
+}
+
+/** Script task: a FEEL script, a job, or a weft extension pipeline. */
+export interface ScriptTaskModel extends ActivityBase {
+  type: 'scriptTask';
+  /** `format` is lower-cased; only `feel` runs without an extension. */
+  script: { format: string; text: string } | null;
+  resultVariable: string | null;
+  job: JobDefinition | null;
+  implementedBy: string | null;
+}
+
+/** Where a business rule task finds its decision. */
+export interface DecisionReference {
+  decisionId: string;
+  binding: 'latest' | 'deployment' | 'version' | 'versionTag';
+  version: string | null;
+  /** Camunda 7 `mapDecisionResult`; null when not given (Zeebe stores the decision's output as is). */
+  mapDecisionResult: 'singleEntry' | 'singleResult' | 'collectEntries' | 'resultList' | null;
+  resultVariable: string | null;
+}
+
+/** Business rule task: evaluates a DMN decision (or is a job, as Camunda allows). */
+export interface BusinessRuleTaskModel extends ActivityBase {
+  type: 'businessRuleTask';
+  decision: DecisionReference | null;
+  job: JobDefinition | null;
+}
+
+/** Manual task: pass-through. */
+export interface ManualTaskModel extends ActivityBase {
+  type: 'manualTask';
+}
+
+/** Plain task without a type: pass-through. */
+export interface TaskModel extends ActivityBase {
+  type: 'task';
+}
+
+/** Scope data shared by the process and sub-processes. */
+export interface ScopeModel {
+  /** Direct children (flow nodes) of the scope. */
+  childIds: string[];
+  /** Event sub-processes directly inside the scope. */
+  eventSubProcessIds: string[];
+}
+
+/** Embedded sub-process, or event sub-process when `triggeredByEvent`. */
+export interface SubProcessModel extends ActivityBase, ScopeModel {
+  type: 'subProcess';
+  triggeredByEvent: boolean;
+  /** Start events of this sub-process (one none start, or the trigger of an event sub-process). */
+  startEventIds: string[];
+}
+
+/** Call activity: starts another process. */
+export interface CallActivityModel extends ActivityBase {
+  type: 'callActivity';
+  calledElement: {
+    processKey: string;
+    binding: 'latest' | 'deployment' | 'version' | 'versionTag';
+    version: string | null;
+    /** Copy all child variables back on completion (Zeebe default true; Camunda `camunda:out variables="all"`). */
+    propagateAllChildVariables: boolean;
+    /** Copy all parent variables into the child (Camunda `camunda:in variables="all"`). */
+    propagateAllParentVariables: boolean;
+  };
+}
+
+/** Any element of a compiled process. */
+export type ElementModel =
+  | StartEventModel
+  | EndEventModel
+  | IntermediateCatchEventModel
+  | IntermediateThrowEventModel
+  | BoundaryEventModel
+  | ExclusiveGatewayModel
+  | InclusiveGatewayModel
+  | ParallelGatewayModel
+  | EventBasedGatewayModel
+  | ServiceTaskModel
+  | SendTaskModel
+  | ReceiveTaskModel
+  | UserTaskModel
+  | ScriptTaskModel
+  | BusinessRuleTaskModel
+  | ManualTaskModel
+  | TaskModel
+  | SubProcessModel
+  | CallActivityModel;
+
+/** A sequence flow. */
+export interface FlowModel {
+  id: string;
+  name: string | null;
+  sourceId: string;
+  targetId: string;
+  /** FEEL condition text, or null for an unconditional flow. */
+  condition: string | null;
+  /** True when the source's `default` names this flow. */
+  isDefault: boolean;
+}
+
+/** A message flow between pools, kept as data; `*ProcessKey` is null when the end is not in a process. */
+export interface MessageFlowModel {
+  id: string;
+  name: string | null;
+  sourceRef: string;
+  targetRef: string;
+  sourceProcessKey: string | null;
+  targetProcessKey: string | null;
+  messageName: string | null;
+}
+
+/** Top-level start events of a process, by trigger. */
+export interface StartEventIds {
+  none: string[];
+  timer: string[];
+  message: string[];
+  signal: string[];
+}
+
+/** One executable process. */
+export interface ProcessModel extends ScopeModel {
+  processKey: string;
+  name: string;
+  elements: Record<string, ElementModel>;
+  flows: Record<string, FlowModel>;
+  startEventIds: StartEventIds;
+  /** Message flows of the document's collaboration that touch this process. */
+  messageFlows: MessageFlowModel[];
+  /** Weft extension elements on the process element. */
+  extensions: RawXmlElement[];
+}
+
+/** A reason why a document cannot be deployed; `elementId` is null for document-level problems. */
+export interface ModelProblem {
+  elementId: string | null;
+  message: string;
+}
+
+/** How a weft extension element is treated; registered by local name in the compile options. */
+export interface ExtensionSpec {
+  /** Element types this extension implements: such an element needs no topic / FEEL script. */
+  implements?: ElementType[];
+  /** Checks the raw element; returns problem messages (empty when valid). */
+  validate?: (raw: RawXmlElement) => string[];
+}
+
+/** Options for {@link compileBpmn}. */
+export interface CompileOptions {
+  /** Weft extension elements by local name. Unregistered weft elements are kept raw, unchecked. */
+  extensions?: Record<string, ExtensionSpec>;
+  /** Largest accepted document, in UTF-16 code units; default 8 MiB. */
+  maxLength?: number;
+}
+
+/** The result of compiling a BPMN document: every problem found, or the models. */
+export type CompileResult = { ok: true; processes: ProcessModel[] } | { ok: false; problems: ModelProblem[] };

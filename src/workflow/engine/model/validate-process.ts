@@ -1,0 +1,174 @@
+import type { Problems } from './problems.js';
+import type { ElementModel, EventDefinition, ProcessModel } from './types.js';
+
+type Kind = EventDefinition['kind'];
+
+// Which event definitions each event type may carry.
+const ALLOWED_KINDS: Record<string, readonly Kind[]> = {
+  intermediateCatchEvent: ['timer', 'message', 'signal'],
+  intermediateThrowEvent: ['none', 'message', 'signal'],
+  endEvent: ['none', 'terminate', 'error', 'message', 'signal'],
+  boundaryEvent: ['timer', 'message', 'signal', 'error'],
+};
+
+/**
+ * Checks the structural rules the engine relies on, recording every violation:
+ * start events per scope, incoming flows, gateway conditions and defaults, event-based gateway
+ * targets, event definitions per event type, and required message names / error codes.
+ *
+ * An element other than a gateway with no outgoing flow is an implicit end (as in Camunda and
+ * Zeebe): its token is consumed there. A gateway with no outgoing flow is a problem, since it
+ * could only be a modelling mistake.
+ */
+export function validateProcess(model: ProcessModel, problems: Problems): void {
+  const { startEventIds } = model;
+  const topStarts = model.childIds.filter((id) => model.elements[id]?.type === 'startEvent');
+  if (topStarts.length === 0)
+    problems.add(model.processKey, `process '${model.processKey}' has no start event`);
+  if (startEventIds.none.length > 1) {
+    problems.add(model.processKey, `process '${model.processKey}' has more than one none start event`);
+  }
+  for (const element of Object.values(model.elements)) {
+    checkIncoming(element, problems);
+    checkEvent(element, model, problems);
+    checkGateway(element, model, problems);
+    if (element.type === 'subProcess') checkSubProcess(element, problems);
+  }
+  for (const flow of Object.values(model.flows)) {
+    const source = model.elements[flow.sourceId];
+    if (
+      flow.condition !== null &&
+      source?.type !== 'exclusiveGateway' &&
+      source?.type !== 'inclusiveGateway'
+    ) {
+      problems.add(
+        flow.id,
+        `condition on '${flow.id}' is only supported on flows out of exclusive and inclusive gateways`,
+      );
+    }
+  }
+}
+
+function checkIncoming(element: ElementModel, problems: Problems): void {
+  const isEntry =
+    element.type === 'startEvent' ||
+    element.type === 'boundaryEvent' ||
+    (element.type === 'subProcess' && element.triggeredByEvent);
+  if (isEntry && element.incoming.length > 0) {
+    problems.add(element.id, `${element.type} '${element.id}' must not have incoming sequence flows`);
+  }
+  if (element.type === 'subProcess' && element.triggeredByEvent && element.outgoing.length > 0) {
+    problems.add(element.id, `event sub-process '${element.id}' must not have outgoing sequence flows`);
+  }
+  if (!isEntry && element.incoming.length === 0) {
+    problems.add(element.id, `${element.type} '${element.id}' has no incoming sequence flow`);
+  }
+}
+
+function checkEvent(element: ElementModel, model: ProcessModel, problems: Problems): void {
+  if (!('eventDefinition' in element)) return;
+  const definition = element.eventDefinition;
+  const allowed = ALLOWED_KINDS[element.type];
+  if (allowed !== undefined && !allowed.includes(definition.kind)) {
+    const what = definition.kind === 'none' ? 'a none' : `a ${definition.kind}`;
+    problems.add(element.id, `${element.type} '${element.id}' cannot be ${what} event`);
+    return;
+  }
+  if (element.type === 'startEvent') checkStartKind(element, model, problems);
+  const catching = element.type !== 'endEvent' && element.type !== 'intermediateThrowEvent';
+  if (
+    definition.kind === 'message' &&
+    definition.messageName === null &&
+    (catching || definition.job === null)
+  ) {
+    problems.add(element.id, `message event '${element.id}' has no message name`);
+  }
+  if (definition.kind === 'error') {
+    if (!catching && definition.errorCode === null) {
+      problems.add(element.id, `error end event '${element.id}' has no error code`);
+    }
+    if (element.type === 'boundaryEvent' && !element.cancelActivity) {
+      problems.add(element.id, `error boundary event '${element.id}' must interrupt its activity`);
+    }
+  }
+}
+
+function checkStartKind(
+  element: Extract<ElementModel, { type: 'startEvent' }>,
+  model: ProcessModel,
+  problems: Problems,
+): void {
+  const scope = model.elements[element.parentId];
+  const kind = element.eventDefinition.kind;
+  if (scope?.type === 'subProcess' && !scope.triggeredByEvent && kind !== 'none') {
+    problems.add(
+      element.id,
+      `start event '${element.id}' of embedded sub-process '${scope.id}' must be a none start event`,
+    );
+  }
+  if (scope?.type === 'subProcess' && scope.triggeredByEvent) {
+    if (kind === 'none') {
+      problems.add(
+        element.id,
+        `start event '${element.id}' of event sub-process '${scope.id}' needs a trigger`,
+      );
+    } else if (kind === 'error' && !element.isInterrupting) {
+      problems.add(element.id, `error start event '${element.id}' must be interrupting`);
+    } else if (kind === 'terminate') {
+      problems.add(element.id, `start event '${element.id}' cannot be a terminate event`);
+    }
+  }
+}
+
+function checkGateway(element: ElementModel, model: ProcessModel, problems: Problems): void {
+  if (!element.type.endsWith('Gateway')) return;
+  if (element.outgoing.length === 0) {
+    problems.add(element.id, `${element.type} '${element.id}' has no outgoing sequence flow`);
+    return;
+  }
+  if (element.type === 'exclusiveGateway' || element.type === 'inclusiveGateway') {
+    const fallback = element.defaultFlowId === null ? undefined : model.flows[element.defaultFlowId];
+    if (fallback !== undefined && fallback.condition !== null) {
+      problems.add(fallback.id, `default flow '${fallback.id}' of '${element.id}' must not have a condition`);
+    }
+    if (element.outgoing.length > 1) {
+      for (const flowId of element.outgoing) {
+        const flow = model.flows[flowId];
+        if (flow !== undefined && flow.condition === null && !flow.isDefault) {
+          problems.add(
+            flowId,
+            `flow '${flowId}' out of ${element.type} '${element.id}' has no condition and is not the default`,
+          );
+        }
+      }
+    }
+  }
+  if (element.type === 'eventBasedGateway') {
+    if (element.outgoing.length < 2) {
+      problems.add(element.id, `event-based gateway '${element.id}' needs at least two outgoing flows`);
+    }
+    for (const flowId of element.outgoing) {
+      const target = model.elements[model.flows[flowId]?.targetId ?? ''];
+      if (target === undefined) continue;
+      const waits =
+        target.type === 'receiveTask' ||
+        (target.type === 'intermediateCatchEvent' &&
+          ['timer', 'message', 'signal'].includes(target.eventDefinition.kind));
+      if (!waits) {
+        problems.add(
+          target.id,
+          `event-based gateway '${element.id}' is followed by ${target.type} '${target.id}'; only catch events and receive tasks may follow it`,
+        );
+      }
+    }
+  }
+}
+
+function checkSubProcess(element: Extract<ElementModel, { type: 'subProcess' }>, problems: Problems): void {
+  const starts = element.startEventIds;
+  if (starts.length === 0) {
+    problems.add(element.id, `sub-process '${element.id}' has no start event`);
+  } else if (starts.length > 1) {
+    problems.add(element.id, `sub-process '${element.id}' has more than one start event`);
+  }
+}

@@ -1,0 +1,396 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  around,
+  assertProblem,
+  compileOne,
+  compileProblems,
+  definitions,
+  element,
+  fixture,
+} from './helpers.js';
+
+const flow = (id: string, from: string, to: string, condition?: string) =>
+  condition === undefined
+    ? `<bpmn:sequenceFlow id="${id}" sourceRef="${from}" targetRef="${to}"/>`
+    : `<bpmn:sequenceFlow id="${id}" sourceRef="${from}" targetRef="${to}"><bpmn:conditionExpression>${condition}</bpmn:conditionExpression></bpmn:sequenceFlow>`;
+
+const timerCatch = (id: string, definition: string) =>
+  `<bpmn:intermediateCatchEvent id="${id}"><bpmn:timerEventDefinition>${definition}</bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>`;
+
+const eventWith = (tag: string, id: string, definition: string) =>
+  `<bpmn:${tag} id="${id}">${definition}</bpmn:${tag}>`;
+
+/** name, process body, optional definitions head, element expected in the problem, message pattern. */
+const cases: [string, string, string, string | null, RegExp][] = [
+  ['no start event', '<bpmn:task id="t"/>', '', 'p', /process 'p' has no start event/],
+  [
+    'an element without incoming flow',
+    around('<bpmn:task id="t"/>', 't') + '<bpmn:task id="orphan"/>',
+    '',
+    'orphan',
+    /task 'orphan' has no incoming sequence flow/,
+  ],
+  [
+    'exclusive gateway flow without condition that is not the default',
+    `<bpmn:startEvent id="s"/><bpmn:exclusiveGateway id="g"/><bpmn:endEvent id="a"/><bpmn:endEvent id="b"/>
+     ${flow('f0', 's', 'g')}${flow('fa', 'g', 'a', 'x &gt; 1')}${flow('fb', 'g', 'b')}`,
+    '',
+    'fb',
+    /flow 'fb' out of exclusiveGateway 'g' has no condition and is not the default/,
+  ],
+  [
+    'inclusive gateway flow without condition that is not the default',
+    `<bpmn:startEvent id="s"/><bpmn:inclusiveGateway id="g"/><bpmn:endEvent id="a"/><bpmn:endEvent id="b"/>
+     ${flow('f0', 's', 'g')}${flow('fa', 'g', 'a')}${flow('fb', 'g', 'b', 'y')}`,
+    '',
+    'fa',
+    /flow 'fa' out of inclusiveGateway 'g' has no condition/,
+  ],
+  [
+    'default flow with a condition',
+    `<bpmn:startEvent id="s"/><bpmn:exclusiveGateway id="g" default="fb"/><bpmn:endEvent id="a"/><bpmn:endEvent id="b"/>
+     ${flow('f0', 's', 'g')}${flow('fa', 'g', 'a', 'x')}${flow('fb', 'g', 'b', 'y')}`,
+    '',
+    'fb',
+    /default flow 'fb' of 'g' must not have a condition/,
+  ],
+  [
+    'gateway with no outgoing flow',
+    `<bpmn:startEvent id="s"/><bpmn:parallelGateway id="g"/>${flow('f0', 's', 'g')}`,
+    '',
+    'g',
+    /parallelGateway 'g' has no outgoing sequence flow/,
+  ],
+  [
+    'condition on a flow out of a task',
+    `<bpmn:startEvent id="s"/><bpmn:task id="t"/><bpmn:endEvent id="e"/>${flow('f0', 's', 't')}${flow('f1', 't', 'e', 'x')}`,
+    '',
+    'f1',
+    /condition on 'f1' is only supported on flows out of exclusive and inclusive gateways/,
+  ],
+  [
+    'FEEL syntax error in a condition',
+    `<bpmn:startEvent id="s"/><bpmn:exclusiveGateway id="g" default="fb"/><bpmn:endEvent id="a"/><bpmn:endEvent id="b"/>
+     ${flow('f0', 's', 'g')}${flow('fa', 'g', 'a', 'amount &gt;')}${flow('fb', 'g', 'b')}`,
+    '',
+    'fa',
+    /FEEL syntax error in condition of 'fa' at position 9: amount >/,
+  ],
+  [
+    'JUEL condition',
+    `<bpmn:startEvent id="s"/><bpmn:exclusiveGateway id="g" default="fb"/><bpmn:endEvent id="a"/><bpmn:endEvent id="b"/>
+     ${flow('f0', 's', 'g')}${flow('fa', 'g', 'a', '${approved}')}${flow('fb', 'g', 'b')}`,
+    '',
+    'fa',
+    /condition of 'fa' is a JUEL expression \(\$\{approved\}\); only FEEL is supported/,
+  ],
+  [
+    'FEEL syntax error in a Zeebe mapping',
+    around(
+      `<bpmn:task id="t"><bpmn:extensionElements><zeebe:ioMapping><zeebe:input source="=a +" target="x"/></zeebe:ioMapping></bpmn:extensionElements></bpmn:task>`,
+      't',
+    ),
+    '',
+    't',
+    /FEEL syntax error in input mapping 'x' of 't'/,
+  ],
+  [
+    'JUEL in a Camunda input parameter',
+    around(
+      `<bpmn:task id="t"><bpmn:extensionElements><camunda:inputOutput><camunda:inputParameter name="x">\${a}</camunda:inputParameter></camunda:inputOutput></bpmn:extensionElements></bpmn:task>`,
+      't',
+    ),
+    '',
+    't',
+    /inputParameter 'x' of 't' is a JUEL expression/,
+  ],
+  [
+    'service task with a Java delegate',
+    around('<bpmn:serviceTask id="t" camunda:class="com.example.Delegate"/>', 't'),
+    '',
+    't',
+    /service task 't' uses camunda:class, which is not supported/,
+  ],
+  [
+    'external service task without topic',
+    around('<bpmn:serviceTask id="t" camunda:type="external"/>', 't'),
+    '',
+    't',
+    /'t' is camunda:type="external" but has no camunda:topic/,
+  ],
+  [
+    'business rule task without decision reference',
+    around('<bpmn:businessRuleTask id="t"/>', 't'),
+    '',
+    't',
+    /business rule task 't' has no decision reference/,
+  ],
+  [
+    'call activity without called element',
+    around('<bpmn:callActivity id="t"/>', 't'),
+    '',
+    't',
+    /call activity 't' has no called element/,
+  ],
+  [
+    'script task in JavaScript without a pipeline',
+    around(
+      '<bpmn:scriptTask id="t" scriptFormat="javascript"><bpmn:script>1 + 1</bpmn:script></bpmn:scriptTask>',
+      't',
+    ),
+    '',
+    't',
+    /script task 't' is written in 'javascript'/,
+  ],
+  [
+    'timer without a definition',
+    around(timerCatch('t', ''), 't'),
+    '',
+    't',
+    /timer event 't' has no timeDate, timeDuration or timeCycle/,
+  ],
+  [
+    'timer duration that is not ISO 8601',
+    around(timerCatch('t', '<bpmn:timeDuration>5 minutes</bpmn:timeDuration>'), 't'),
+    '',
+    't',
+    /timeDuration of 't' is not an ISO 8601 duration: 5 minutes/,
+  ],
+  [
+    'message catch event without a message',
+    around(eventWith('intermediateCatchEvent', 't', '<bpmn:messageEventDefinition/>'), 't'),
+    '',
+    't',
+    /message event 't' has no message name/,
+  ],
+  [
+    'receive task without a message',
+    around('<bpmn:receiveTask id="t"/>', 't'),
+    '',
+    't',
+    /receive task 't' has no message name/,
+  ],
+  [
+    'intermediate catch event without a trigger',
+    around('<bpmn:intermediateCatchEvent id="t"/>', 't'),
+    '',
+    't',
+    /intermediateCatchEvent 't' cannot be a none event/,
+  ],
+  [
+    'error end event without an error code',
+    `<bpmn:startEvent id="s"/>${eventWith('endEvent', 'e', '<bpmn:errorEventDefinition/>')}${flow('f', 's', 'e')}`,
+    '',
+    'e',
+    /error end event 'e' has no error code/,
+  ],
+  [
+    'boundary event attached to a missing element',
+    around('<bpmn:task id="t"/>', 't') +
+      `<bpmn:boundaryEvent id="b" attachedToRef="ghost"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1M</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:boundaryEvent>`,
+    '',
+    'b',
+    /boundary event 'b' is not attached to an activity/,
+  ],
+  [
+    'boundary event attached to a gateway',
+    `<bpmn:startEvent id="s"/><bpmn:parallelGateway id="g"/><bpmn:endEvent id="e"/>${flow('f0', 's', 'g')}${flow('f1', 'g', 'e')}
+     <bpmn:boundaryEvent id="b" attachedToRef="g"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1M</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:boundaryEvent>`,
+    '',
+    'b',
+    /boundary event 'b' is not attached to an activity/,
+  ],
+  [
+    'event-based gateway followed by a task',
+    `<bpmn:startEvent id="s"/><bpmn:eventBasedGateway id="g"/><bpmn:task id="t"/>
+     ${timerCatch('c', '<bpmn:timeDuration>PT1M</bpmn:timeDuration>')}
+     ${flow('f0', 's', 'g')}${flow('f1', 'g', 't')}${flow('f2', 'g', 'c')}`,
+    '',
+    't',
+    /event-based gateway 'g' is followed by task 't'; only catch events and receive tasks may follow it/,
+  ],
+  [
+    'escalation events are unsupported',
+    around(eventWith('intermediateThrowEvent', 't', '<bpmn:escalationEventDefinition/>'), 't'),
+    '',
+    't',
+    /escalationEventDefinition on 't' is not supported/,
+  ],
+  [
+    'compensation events are unsupported',
+    around(eventWith('intermediateThrowEvent', 't', '<bpmn:compensateEventDefinition/>'), 't'),
+    '',
+    't',
+    /compensateEventDefinition on 't' is not supported/,
+  ],
+  [
+    'conditional events are unsupported',
+    around(eventWith('intermediateCatchEvent', 't', '<bpmn:conditionalEventDefinition/>'), 't'),
+    '',
+    't',
+    /conditionalEventDefinition on 't' is not supported/,
+  ],
+  [
+    'link events are unsupported',
+    around(eventWith('intermediateThrowEvent', 't', '<bpmn:linkEventDefinition name="x"/>'), 't'),
+    '',
+    't',
+    /linkEventDefinition on 't' is not supported/,
+  ],
+  [
+    'cancel events are unsupported',
+    `<bpmn:startEvent id="s"/>${eventWith('endEvent', 'e', '<bpmn:cancelEventDefinition/>')}${flow('f', 's', 'e')}`,
+    '',
+    'e',
+    /cancelEventDefinition on 'e' is not supported/,
+  ],
+  [
+    'transactions are unsupported',
+    around('<bpmn:transaction id="t"/>', 't'),
+    '',
+    't',
+    /transaction 't' is not supported/,
+  ],
+  [
+    'unknown BPMN element',
+    around('<bpmn:task id="t"/>', 't') + '<bpmn:frobnicator id="x"/>',
+    '',
+    null,
+    /unknown element <bpmn:Frobnicator> \(line \d+, column \d+\)/,
+  ],
+  [
+    'duplicate ids',
+    around('<bpmn:task id="t"/>', 't') + '<bpmn:task id="t"/>',
+    '',
+    't',
+    /the id 't' is used more than once/,
+  ],
+  [
+    'more than one none start event',
+    `<bpmn:startEvent id="s1"/><bpmn:startEvent id="s2"/><bpmn:endEvent id="e"/>${flow('f1', 's1', 'e')}${flow('f2', 's2', 'e')}`,
+    '',
+    'p',
+    /more than one none start event/,
+  ],
+  [
+    'embedded sub-process without a start event',
+    around('<bpmn:subProcess id="t"><bpmn:task id="inner"/></bpmn:subProcess>', 't'),
+    '',
+    't',
+    /sub-process 't' has no start event/,
+  ],
+  [
+    'flow crossing a sub-process boundary',
+    around(
+      '<bpmn:subProcess id="t"><bpmn:startEvent id="is"/><bpmn:endEvent id="ie"/><bpmn:sequenceFlow id="fi" sourceRef="is" targetRef="ie"/></bpmn:subProcess>',
+      't',
+    ) + flow('cross', 's', 'ie'),
+    '',
+    'cross',
+    /sequence flow 'cross' crosses the boundary of a sub-process/,
+  ],
+  [
+    'event sub-process start without a trigger',
+    around('<bpmn:task id="t"/>', 't') +
+      '<bpmn:subProcess id="esp" triggeredByEvent="true"><bpmn:startEvent id="es"/></bpmn:subProcess>',
+    '',
+    'es',
+    /start event 'es' of event sub-process 'esp' needs a trigger/,
+  ],
+  [
+    'non-interrupting error boundary event',
+    around('<bpmn:task id="t"/>', 't') +
+      '<bpmn:boundaryEvent id="b" attachedToRef="t" cancelActivity="false"><bpmn:errorEventDefinition/></bpmn:boundaryEvent>',
+    '',
+    'b',
+    /error boundary event 'b' must interrupt its activity/,
+  ],
+  [
+    'multi-instance without collection or cardinality',
+    around('<bpmn:task id="t"><bpmn:multiInstanceLoopCharacteristics/></bpmn:task>', 't'),
+    '',
+    't',
+    /multi-instance 't' has neither an input collection nor a loop cardinality/,
+  ],
+  [
+    'standard loops are unsupported',
+    around('<bpmn:task id="t"><bpmn:standardLoopCharacteristics/></bpmn:task>', 't'),
+    '',
+    't',
+    /standard loop characteristics on 't' are not supported/,
+  ],
+  [
+    'a Zeebe message name expression is not supported',
+    around(eventWith('intermediateCatchEvent', 't', '<bpmn:messageEventDefinition messageRef="m"/>'), 't'),
+    '<bpmn:message id="m" name="=dynamic"/>',
+    't',
+    /message name of 't' must be a constant/,
+  ],
+];
+
+void describe('validation problems', () => {
+  for (const [name, body, head, elementId, pattern] of cases) {
+    void test(name, async () => {
+      assertProblem(await compileProblems(definitions(body, head)), elementId, pattern);
+    });
+  }
+
+  void test('a model with three separate problems reports all three with element ids', async () => {
+    const problems = await compileProblems(fixture('three-problems.bpmn'));
+    assert.deepEqual(problems, [
+      {
+        elementId: 'noTopic',
+        message: "service task 'noTopic' has no job type (zeebe:taskDefinition or camunda:topic)",
+      },
+      { elementId: 'G1', message: "complexGateway 'G1' is not supported" },
+      { elementId: 'f3', message: "sequence flow 'f3' points to a missing target element" },
+    ]);
+  });
+});
+
+void describe('accepted shapes', () => {
+  void test('an activity with no outgoing flow is an implicit end', async () => {
+    const model = await compileOne(
+      definitions(`<bpmn:startEvent id="s"/><bpmn:task id="t"/>${flow('f', 's', 't')}`),
+    );
+    assert.deepEqual(element(model, 't', 'task').outgoing, []);
+  });
+
+  void test('a gateway with a single unconditional outgoing flow needs no condition', async () => {
+    const model = await compileOne(
+      definitions(
+        `<bpmn:startEvent id="s"/><bpmn:exclusiveGateway id="g"/><bpmn:endEvent id="e"/>${flow('f0', 's', 'g')}${flow('f1', 'g', 'e')}`,
+      ),
+    );
+    assert.equal(model.flows.f1?.condition, null);
+  });
+
+  void test('timer expressions are FEEL, literals keep their ISO text', async () => {
+    const model = await compileOne(
+      definitions(around(timerCatch('t', '<bpmn:timeDate>= now() + duration("PT1H")</bpmn:timeDate>'), 't')),
+    );
+    assert.deepEqual(element(model, 't', 'intermediateCatchEvent').eventDefinition, {
+      kind: 'timer',
+      timer: { kind: 'date', value: 'now() + duration("PT1H")', isExpression: true },
+    });
+  });
+
+  void test('a message throw event may be a job without a message name (Zeebe)', async () => {
+    const model = await compileOne(
+      definitions(
+        around(
+          eventWith(
+            'intermediateThrowEvent',
+            't',
+            '<bpmn:extensionElements><zeebe:taskDefinition type="notify"/></bpmn:extensionElements><bpmn:messageEventDefinition/>',
+          ),
+          't',
+        ),
+      ),
+    );
+    const definition = element(model, 't', 'intermediateThrowEvent').eventDefinition;
+    assert.equal(definition.kind, 'message');
+    assert.equal(definition.kind === 'message' ? definition.job?.topic : null, 'notify');
+  });
+});

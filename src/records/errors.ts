@@ -35,6 +35,7 @@ export const recordsErrorCatalogue: ErrorCatalogue = {
   },
   notFound: (method, url) => RecordsErrors.notFound(`No route ${method} ${url.split('?')[0] ?? ''}`),
   internal: () => RecordsErrors.internal(),
+  unavailable: () => RecordsErrors.databaseUnavailable(),
   render: (error, requestId) => ({
     code: error.code,
     message: error.message,

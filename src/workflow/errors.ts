@@ -47,6 +47,7 @@ export const workflowErrorCatalogue: ErrorCatalogue = {
   },
   notFound: (method, url) => WorkflowErrors.notFound(`No route ${method} ${url.split('?')[0] ?? ''}`),
   internal: () => WorkflowErrors.internal(),
+  unavailable: () => WorkflowErrors.unavailable(),
   render(error, requestId) {
     const details = error.statusCode >= 500 ? { ...error.details, request_id: requestId } : error.details;
     return details === undefined

@@ -52,11 +52,12 @@ export async function startTestWorkflow(
     ...options.env,
   });
   const logs = captureLogs('info');
+  const rateLimitStore = createRateLimitStore(config.redisUrl, logs.logger);
   const service = await createWorkflowService({
     config,
     pool: database.pool,
     logger: logs.logger,
-    rateLimitStore: createRateLimitStore(config.redisUrl, logs.logger),
+    rateLimitStore,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const request: TestWorkflow['request'] = ({ method, url, token, body, headers }) =>
@@ -93,6 +94,7 @@ export async function startTestWorkflow(
     },
     close: async () => {
       await service.close();
+      await rateLimitStore.close();
       if (!options.database) await database.drop();
     },
   };

@@ -68,6 +68,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       message,
     );
   }
-  // Class 08 (connection exception) and 57P0x (admin shutdown, crash shutdown, cannot connect now).
-  return code.startsWith('08') || code.startsWith('57P0');
+  // Class 08 (connection exception), 57P0x (shutdown, cannot connect now), 53300 (too many
+  // connections) and 3D000 (the database is gone).
+  return code.startsWith('08') || code.startsWith('57P0') || code === '53300' || code === '3D000';
 }

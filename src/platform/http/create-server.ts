@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../logging/logger.js';
+import { isDatabaseUnavailable } from '../database/pool.js';
 import { instrumentHttp } from '../metrics/http-metrics.js';
 import { classifyFrameworkError, type FrameworkFailure } from './error-mapping.js';
 import { requestIdFor } from './request-id.js';
@@ -16,6 +17,8 @@ export interface ErrorCatalogue {
   fromFramework(failure: Exclude<FrameworkFailure, { kind: 'internal' }>): ServiceError;
   notFound(method: string, url: string): ServiceError;
   internal(): ServiceError;
+  /** The database cannot be reached. */
+  unavailable(): ServiceError;
   /** The JSON body of an error response. */
   render(error: ServiceError, requestId: string): Record<string, unknown>;
 }
@@ -70,6 +73,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
 
   app.setErrorHandler((error, request, reply) => {
     if (isServiceError(error)) return send(request, reply, error);
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return send(request, reply, errors.unavailable());
+    }
     const failure = classifyFrameworkError(error);
     if (failure.kind === 'internal') {
       request.log.error({ err: error }, 'unhandled error');

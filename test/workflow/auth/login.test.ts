@@ -135,3 +135,38 @@ describe('login rate limit', () => {
     }
   });
 });
+
+describe('login rate limit shared through Redis', () => {
+  const redisUrl = process.env.REDIS_URL;
+  test(
+    'two instances on one Redis share the per-email budget',
+    {
+      skip: redisUrl
+        ? false
+        : 'REDIS_URL is unset: the shared-store case needs a real Redis (in-process store tested above)',
+    },
+    async () => {
+      const email = `shared-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+      const env = { REDIS_URL: redisUrl ?? '', WORKFLOW_LOGIN_ATTEMPTS_PER_MINUTE: '4' };
+      const first = await startTestWorkflow({ env });
+      const second = await startTestWorkflow({ env, database: first.database });
+      try {
+        await first.createUser(email, 'shared password');
+        const statuses: number[] = [];
+        for (const instance of [first, second, first, second, first]) {
+          const response = await instance.request({
+            method: 'POST',
+            url: '/api/v1/auth/login',
+            body: { email, password: 'wrong' },
+            headers: { 'x-forwarded-for': '1.2.3.4' },
+          });
+          statuses.push(response.statusCode);
+        }
+        assert.deepEqual(statuses, [401, 401, 401, 401, 429]);
+      } finally {
+        await second.close();
+        await first.close();
+      }
+    },
+  );
+});

@@ -1,0 +1,190 @@
+import type { ElementModel, JobDefinition, RawXmlElement } from '../model/index.js';
+import { openWaits, prepareBoundaryWaits } from './boundary.js';
+import { buildCatchWait } from './catch-waits.js';
+import { evaluateFeel } from './feel.js';
+import type { Run } from './run.js';
+import type { ExternalTaskWait, TokenState, Variables, Wait, WaitBase } from './types.js';
+import { evaluateAssignment } from './user-task.js';
+import { tokenVariables } from './variables.js';
+
+/** Retries of a job whose model gives none. */
+export const DEFAULT_RETRIES = 3;
+
+/** What an activity does when entered: wait for the outside, be done at once, or fail. */
+export type ActivityWork =
+  | { kind: 'wait'; wait: Wait }
+  | { kind: 'done'; variables: Variables | null }
+  | { kind: 'failed'; message: string };
+
+/**
+ * Enters a task-like activity (everything but sub-processes): opens its wait and the waits of its
+ * boundary events, or completes it at once (plain and manual tasks, FEEL scripts).
+ */
+export function enterActivity(run: Run, token: TokenState, element: ElementModel): void {
+  const work = activityWork(run, token, element);
+  if (work.kind === 'failed') {
+    run.raiseIncident(token, 'expression', work.message, { action: 'activate' });
+    return;
+  }
+  if (work.kind === 'done') {
+    run.schedule({ kind: 'complete', tokenId: token.id, variables: work.variables });
+    return;
+  }
+  const boundaries = prepareBoundaryWaits(run, token, element);
+  if (boundaries === null) return;
+  token.phase = 'waiting';
+  run.openWait(work.wait);
+  openWaits(run, boundaries);
+}
+
+/** Opens the activity's own wait again (retrying a failed job); its boundary waits stayed open. */
+export function reopenActivityWait(run: Run, token: TokenState): void {
+  const work = activityWork(run, token, run.element(token.elementId));
+  if (work.kind === 'failed') run.raiseIncident(token, 'expression', work.message, { action: 'openWait' });
+  else if (work.kind === 'done')
+    run.schedule({ kind: 'complete', tokenId: token.id, variables: work.variables });
+  else {
+    token.phase = 'waiting';
+    run.openWait(work.wait);
+  }
+}
+
+/** The work of an activity, by type. */
+export function activityWork(run: Run, token: TokenState, element: ElementModel): ActivityWork {
+  const base: WaitBase = {
+    waitId: run.ctx.newId(),
+    elementId: element.id,
+    tokenId: token.id,
+    role: { kind: 'activity' },
+    openedAt: run.now(),
+  };
+  const variables = () => tokenVariables(run.state, token);
+  switch (element.type) {
+    case 'task':
+    case 'manualTask':
+      return { kind: 'done', variables: null };
+    case 'serviceTask':
+      if (element.job !== null) return externalTask(base, element.job, variables());
+      return extensionWork(base, element, element.implementedBy, variables());
+    case 'sendTask':
+      if (element.job !== null) return externalTask(base, element.job, variables());
+      if (element.implementedBy !== null)
+        return extensionWork(base, element, element.implementedBy, variables());
+      if (element.messageName === null)
+        return { kind: 'failed', message: `'${element.id}' sends no message` };
+      return {
+        kind: 'wait',
+        wait: { ...base, kind: 'send', messageName: element.messageName, variables: variables() },
+      };
+    case 'receiveTask': {
+      const trigger = {
+        kind: 'receive' as const,
+        messageName: element.messageName,
+        correlationKey: element.correlationKey,
+      };
+      const built = buildCatchWait(run, token, element.id, trigger, base.role);
+      return built.ok
+        ? { kind: 'wait', wait: { ...built.wait, waitId: base.waitId } }
+        : { kind: 'failed', message: built.message };
+    }
+    case 'userTask': {
+      const vars = variables();
+      const assignment = evaluateAssignment(element, vars);
+      if (!assignment.ok) return { kind: 'failed', message: assignment.message };
+      const wait = {
+        ...base,
+        kind: 'userTask' as const,
+        name: element.name,
+        formKey: element.formKey,
+        ...assignment.value,
+        variables: vars,
+      };
+      return { kind: 'wait', wait };
+    }
+    case 'scriptTask':
+      if (element.job !== null) return externalTask(base, element.job, variables());
+      if (element.implementedBy !== null)
+        return extensionWork(base, element, element.implementedBy, variables());
+      return feelScript(element.script, element.resultVariable, element.id, variables());
+    case 'businessRuleTask':
+      if (element.job !== null) return externalTask(base, element.job, variables());
+      if (element.decision === null) return { kind: 'failed', message: `'${element.id}' has no decision` };
+      return {
+        kind: 'wait',
+        wait: { ...base, kind: 'decision', decision: element.decision, variables: variables() },
+      };
+    case 'callActivity': {
+      const passed = element.calledElement.propagateAllParentVariables
+        ? variables()
+        : token.localScopeId === null
+          ? {}
+          : { ...run.scope(token.localScopeId).variables };
+      return {
+        kind: 'wait',
+        wait: { ...base, kind: 'callActivity', calledElement: element.calledElement, variables: passed },
+      };
+    }
+    case 'intermediateThrowEvent':
+    case 'endEvent':
+      if (element.eventDefinition.kind === 'message' && element.eventDefinition.job !== null) {
+        return externalTask(base, element.eventDefinition.job, variables());
+      }
+      return { kind: 'failed', message: `'${element.id}' is not an activity` };
+    default:
+      return { kind: 'failed', message: `'${element.id}' (${element.type}) is not an activity` };
+  }
+}
+
+function externalTask(base: WaitBase, job: JobDefinition, variables: Variables): ActivityWork {
+  const retries = jobRetries(job.retries, variables);
+  if (typeof retries === 'string')
+    return { kind: 'failed', message: `retries of '${base.elementId}': ${retries}` };
+  const wait: ExternalTaskWait = {
+    ...base,
+    kind: 'externalTask',
+    topic: job.topic,
+    retries,
+    headers: { ...job.headers },
+    variables,
+  };
+  return { kind: 'wait', wait };
+}
+
+// Retries are written as a number, or (Zeebe) as an expression starting with `=`.
+function jobRetries(raw: string | null, variables: Variables): number | string {
+  if (raw === null) return DEFAULT_RETRIES;
+  const trimmed = raw.trim();
+  let value: unknown = Number(trimmed);
+  if (trimmed.startsWith('=')) {
+    const result = evaluateFeel(trimmed.slice(1), variables);
+    if (!result.ok) return result.message;
+    value = result.value;
+  }
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  return `expected a whole number of retries, got ${JSON.stringify(raw)}`;
+}
+
+function extensionWork(
+  base: WaitBase,
+  element: ElementModel,
+  implementedBy: string | null,
+  variables: Variables,
+): ActivityWork {
+  const extension: RawXmlElement | undefined = element.extensions.find((raw) => raw.name === implementedBy);
+  if (extension === undefined) return { kind: 'failed', message: `nothing implements '${element.id}'` };
+  return { kind: 'wait', wait: { ...base, kind: 'script', extension, variables } };
+}
+
+function feelScript(
+  script: { format: string; text: string } | null,
+  resultVariable: string | null,
+  elementId: string,
+  variables: Variables,
+): ActivityWork {
+  if (script === null || script.format !== 'feel') {
+    return { kind: 'failed', message: `script of '${elementId}' is not a FEEL script` };
+  }
+  const result = evaluateFeel(script.text, variables);
+  if (!result.ok) return { kind: 'failed', message: `script of '${elementId}': ${result.message}` };
+  return { kind: 'done', variables: resultVariable === null ? null : { [resultVariable]: result.value } };
+}

@@ -1,0 +1,165 @@
+import type { ProcessModel } from '../model/index.js';
+import { reopenActivityWait } from './activities.js';
+import { triggerBoundary } from './boundary.js';
+import { throwBpmnError } from './bpmn-errors.js';
+import { takeEventBranch } from './gateways.js';
+import { cloneJson, nonJsonPath } from './json.js';
+import { continueMultiInstance } from './multi-instance.js';
+import type { EngineContext, EngineError, EngineEvent, EngineResult } from './protocol.js';
+import { Run } from './run.js';
+import { drain, isLive } from './run-loop.js';
+import { endInstance } from './scope-end.js';
+import { terminateToken } from './terminate.js';
+import type { Incident, InstanceState, Variables, Wait } from './types.js';
+import { setLocalVariables } from './variables.js';
+
+/**
+ * Applies one event to an instance and runs it until every token waits again. The input state is
+ * not changed: the result holds a new state and the effects to persist. An event that does not fit
+ * the state (an unknown or closed wait, an ended instance) is refused with a typed error.
+ */
+export function applyEvent(
+  model: ProcessModel,
+  state: InstanceState,
+  event: EngineEvent,
+  ctx: EngineContext,
+): EngineResult {
+  if (!isLive(state.status)) return refuse('instanceEnded', `the instance has ended (${state.status})`);
+  const variables = 'variables' in event ? (event.variables ?? null) : null;
+  const bad = variables === null ? null : nonJsonPath(variables, 'variables');
+  if (bad !== null || (variables !== null && (typeof variables !== 'object' || Array.isArray(variables)))) {
+    return refuse('invalidVariables', `${bad ?? 'variables'} is not a JSON value`);
+  }
+  const run = new Run(model, cloneJson(state), ctx);
+  const error = dispatch(run, event, variables === null ? null : cloneJson(variables));
+  if (error !== null) return { ok: false, error };
+  drain(run);
+  return { ok: true, state: run.state, effects: run.effects };
+}
+
+function dispatch(run: Run, event: EngineEvent, variables: Variables | null): EngineError | null {
+  switch (event.type) {
+    case 'complete': {
+      const wait = run.state.waits[event.waitId];
+      if (wait === undefined) return waitNotFound(event.waitId);
+      complete(run, wait, variables);
+      return null;
+    }
+    case 'bpmnError': {
+      const wait = run.state.waits[event.waitId];
+      if (wait === undefined) return waitNotFound(event.waitId);
+      if (wait.role.kind !== 'activity' || !('boundaryEventIds' in run.element(wait.elementId))) {
+        return { code: 'notApplicable', message: `wait '${wait.waitId}' is not the work of an activity` };
+      }
+      bpmnError(run, wait, event.errorCode, event.message ?? null, variables);
+      return null;
+    }
+    case 'fail': {
+      const wait = run.state.waits[event.waitId];
+      if (wait === undefined) return waitNotFound(event.waitId);
+      if (wait.role.kind !== 'activity') {
+        return { code: 'notApplicable', message: `wait '${wait.waitId}' is not the work of an element` };
+      }
+      fail(run, wait, event.message);
+      return null;
+    }
+    case 'retryIncident': {
+      const incident = run.state.incidents[event.incidentId];
+      if (incident === undefined) {
+        return { code: 'incidentNotFound', message: `no open incident '${event.incidentId}'` };
+      }
+      retry(run, incident);
+      return null;
+    }
+    case 'cancel':
+      for (const token of run.tokensIn(run.state.rootScopeId)) terminateToken(run, token, 'cancelled');
+      endInstance(run, 'cancelled');
+      return null;
+    case 'setVariables':
+      setLocalVariables(run, run.state.rootScopeId, variables ?? {}, null);
+      return null;
+    default: {
+      // Events come from JSON the driver parsed: an unknown type is refused, not ignored.
+      const type = (event as { type?: unknown }).type;
+      return { code: 'notApplicable', message: `unknown event type ${JSON.stringify(type)}` };
+    }
+  }
+}
+
+function complete(run: Run, wait: Wait, variables: Variables | null): void {
+  switch (wait.role.kind) {
+    case 'activity':
+      run.closeWait(wait.waitId, 'completed');
+      run.schedule({ kind: 'complete', tokenId: wait.tokenId, variables });
+      return;
+    case 'boundary':
+      triggerBoundary(run, wait, variables);
+      return;
+    case 'eventGateway':
+      takeEventBranch(run, wait, variables);
+      return;
+  }
+}
+
+function bpmnError(
+  run: Run,
+  wait: Wait,
+  errorCode: string,
+  message: string | null,
+  variables: Variables | null,
+): void {
+  const token = run.token(wait.tokenId);
+  if (token === undefined) return;
+  run.closeWait(wait.waitId, 'errorThrown');
+  run.history('errorThrown', wait.elementId, token.id, { errorCode, message });
+  if (throwBpmnError(run, { token }, errorCode, variables)) return;
+  const why = message === null ? '' : `: ${message}`;
+  run.raiseIncident(
+    token,
+    'unhandledError',
+    `error '${errorCode}' from '${wait.elementId}' is not caught${why}`,
+    {
+      action: 'openWait',
+    },
+    wait.waitId,
+  );
+}
+
+function fail(run: Run, wait: Wait, message: string): void {
+  const token = run.token(wait.tokenId);
+  if (token === undefined) return;
+  run.closeWait(wait.waitId, 'failed');
+  run.raiseIncident(token, 'jobFailed', message, { action: 'openWait' }, wait.waitId);
+}
+
+function retry(run: Run, incident: Incident): void {
+  run.resolveIncident(incident, 'retried');
+  const token = run.token(incident.tokenId);
+  if (token === undefined) return;
+  token.phase = 'active';
+  switch (incident.retry.action) {
+    case 'activate':
+      run.schedule({ kind: 'enter', tokenId: token.id });
+      return;
+    case 'openWait':
+      reopenActivityWait(run, token);
+      return;
+    case 'complete':
+      run.schedule({ kind: 'complete', tokenId: token.id, variables: incident.retry.variables });
+      return;
+    case 'split':
+      run.schedule({ kind: 'split', tokenId: token.id });
+      return;
+    case 'continueMultiInstance':
+      continueMultiInstance(run, token);
+      return;
+  }
+}
+
+function waitNotFound(waitId: string): EngineError {
+  return { code: 'waitNotFound', message: `no open wait '${waitId}'` };
+}
+
+function refuse(code: EngineError['code'], message: string): EngineResult {
+  return { ok: false, error: { code, message } };
+}

@@ -1,0 +1,86 @@
+import type { ElementModel } from '../model/index.js';
+import { startBoundaryToken } from './boundary.js';
+import type { Run } from './run.js';
+import { terminateToken } from './terminate.js';
+import type { TokenState, Variables } from './types.js';
+
+/**
+ * Throws a BPMN error outwards, from an activity token (a worker's error) or from a scope (an error
+ * end event there). At each level the activity's error boundary events are tried first, then the
+ * error event sub-processes of the scope it is in; then the enclosing sub-process (or
+ * multi-instance body) is the next activity. An exact error code wins over a catch-all. The catcher
+ * interrupts: a boundary event terminates its activity, an event sub-process everything else in its
+ * scope. Returns false when nothing catches the error (the caller raises the incident).
+ */
+export function throwBpmnError(
+  run: Run,
+  from: { token: TokenState } | { scopeId: string },
+  errorCode: string,
+  variables: Variables | null,
+): boolean {
+  let token = 'token' in from ? from.token : undefined;
+  let scopeId = 'token' in from ? from.token.scopeId : from.scopeId;
+  for (;;) {
+    if (token !== undefined && token.loopCounter === null) {
+      const boundary = catcherAmong(run, boundaryIdsOf(run.element(token.elementId)), errorCode);
+      if (boundary !== undefined) {
+        run.history('errorThrown', token.elementId, token.id, { errorCode, caughtBy: boundary.id });
+        terminateToken(run, token, 'interrupted');
+        startBoundaryToken(run, boundary.id, token.scopeId, token.id, variables, { errorCode });
+        return true;
+      }
+    }
+    if (catchInScope(run, scopeId, errorCode, variables)) return true;
+    token = ownerOf(run, scopeId);
+    if (token === undefined) return false;
+    scopeId = token.scopeId;
+  }
+}
+
+/** The token that owns a scope (a sub-process, a multi-instance body or instance), or undefined at the root. */
+export function ownerOf(run: Run, scopeId: string): TokenState | undefined {
+  const ownerId = run.state.scopes[scopeId]?.ownerTokenId ?? null;
+  return ownerId === null ? undefined : run.token(ownerId);
+}
+
+// An error event sub-process of the scope: everything else in the scope ends, the sub-process starts.
+function catchInScope(run: Run, scopeId: string, errorCode: string, variables: Variables | null): boolean {
+  const scope = run.state.scopes[scopeId];
+  if (scope === undefined) return false;
+  const owner = ownerOf(run, scopeId);
+  // A multi-instance body's scope holds instances, not the children of the sub-process.
+  if (owner?.multiInstance) return false;
+  const container = scope.parentId === null ? run.model : run.element(scope.elementId);
+  if (!('eventSubProcessIds' in container)) return false;
+  const starts = container.eventSubProcessIds.flatMap((id) => {
+    const esp = run.element(id);
+    return esp.type === 'subProcess' ? esp.startEventIds : [];
+  });
+  const start = catcherAmong(run, starts, errorCode);
+  if (start === undefined) return false;
+  const espId = start.parentId;
+  run.history('errorThrown', espId, null, { errorCode, caughtBy: start.id });
+  for (const token of run.tokensIn(scopeId)) {
+    if (run.token(token.id) !== undefined) terminateToken(run, token, 'interrupted');
+  }
+  const esp = run.newToken(espId, scopeId, null);
+  esp.phase = 'waiting';
+  run.history('elementActivated', espId, esp.id, { errorCode });
+  const local = run.localScopeOf(esp);
+  startBoundaryToken(run, start.id, local.id, esp.id, variables, { errorCode });
+  return true;
+}
+
+function boundaryIdsOf(element: ElementModel): string[] {
+  return 'boundaryEventIds' in element ? element.boundaryEventIds : [];
+}
+
+// Among error events (boundary or start), the one for this code, else a catch-all.
+function catcherAmong(run: Run, ids: readonly string[], errorCode: string): ElementModel | undefined {
+  const codes = ids.flatMap((id) => {
+    const element = run.element(id);
+    if (!('eventDefinition' in element) || element.eventDefinition.kind !== 'error') return [];
+    return [{ element, code: element.eventDefinition.errorCode }];
+  });
+  return (codes.find((c) => c.code === errorCode) ?? codes.find((c) => c.code === null))?.element;
+}

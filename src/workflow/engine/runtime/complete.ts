@@ -1,0 +1,31 @@
+import { takeFlows } from './flows.js';
+import { applyCompletion } from './mappings.js';
+import { instanceCompleted } from './multi-instance.js';
+import type { Run } from './run.js';
+import type { TokenState, Variables } from './types.js';
+
+/**
+ * Completes the element a token is at: stores the variables it completed with and its outputs,
+ * withdraws its boundary waits, ends its local scope and leaves by every outgoing flow. An instance
+ * of a multi-instance activity reports to its body instead of leaving.
+ */
+export function completeElement(run: Run, token: TokenState, variables: Variables | null): void {
+  const element = run.element(token.elementId);
+  token.phase = 'active';
+  if (!applyCompletion(run, token, element, variables)) return;
+  for (const wait of run.waitsOf(token.id)) run.closeWait(wait.waitId, 'cancelled');
+  run.history(
+    'elementCompleted',
+    element.id,
+    token.id,
+    token.loopCounter === null ? {} : { loopCounter: token.loopCounter },
+  );
+  if (token.loopCounter !== null) {
+    instanceCompleted(run, token);
+    return;
+  }
+  if (token.localScopeId !== null) delete run.state.scopes[token.localScopeId];
+  token.localScopeId = null;
+  token.multiInstance = null;
+  takeFlows(run, token, element.outgoing);
+}

@@ -1,0 +1,73 @@
+import { enterActivity } from './activities.js';
+import { enterEvent } from './events.js';
+import { enterGateway } from './gateways.js';
+import { applyInputs } from './mappings.js';
+import { enterMultiInstance } from './multi-instance.js';
+import type { Run } from './run.js';
+import { enterSubProcess } from './sub-process.js';
+import type { TokenState } from './types.js';
+
+/**
+ * Runs the behaviour of the element a token has just reached. Counts the step first: a token whose
+ * lineage entered more than `maxStepsPerCall` elements in this call is in a loop without a wait
+ * state, and stops with an incident (retrying it gives it a fresh budget).
+ */
+export function enterElement(run: Run, token: TokenState): void {
+  if (!countStep(run, token)) return;
+  const element = run.element(token.elementId);
+  token.phase = 'active';
+  if ('multiInstance' in element && element.multiInstance !== null && token.loopCounter === null) {
+    enterMultiInstance(run, token, element, element.multiInstance);
+    return;
+  }
+  switch (element.type) {
+    case 'exclusiveGateway':
+    case 'parallelGateway':
+    case 'inclusiveGateway':
+    case 'eventBasedGateway':
+      enterGateway(run, token, element);
+      return;
+    case 'boundaryEvent':
+      // Boundary tokens are created already activated, by the boundary or error handling.
+      run.schedule({ kind: 'complete', tokenId: token.id, variables: null });
+      return;
+    default:
+      break;
+  }
+  run.history(
+    'elementActivated',
+    element.id,
+    token.id,
+    token.loopCounter === null ? {} : { loopCounter: token.loopCounter },
+  );
+  if (!applyInputs(run, token, element)) return;
+  switch (element.type) {
+    case 'startEvent':
+    case 'endEvent':
+    case 'intermediateCatchEvent':
+    case 'intermediateThrowEvent':
+      enterEvent(run, token, element);
+      return;
+    case 'subProcess':
+      enterSubProcess(run, token, element);
+      return;
+    default:
+      enterActivity(run, token, element);
+  }
+}
+
+function countStep(run: Run, token: TokenState): boolean {
+  const steps = (run.steps.get(token.id) ?? 0) + 1;
+  run.steps.set(token.id, steps);
+  run.totalSteps += 1;
+  const limit = run.ctx.maxStepsPerCall;
+  // The total bound catches a loop that splits into more tokens on every turn.
+  if (steps <= limit && run.totalSteps <= limit * 10) return true;
+  run.raiseIncident(
+    token,
+    'stepLimit',
+    `'${token.elementId}' was reached after ${limit} steps in one call: a loop without a wait state?`,
+    { action: 'activate' },
+  );
+  return false;
+}

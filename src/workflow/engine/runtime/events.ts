@@ -1,0 +1,94 @@
+import type { ElementModel, EndEventModel } from '../model/index.js';
+import { enterActivity } from './activities.js';
+import { openWaits } from './boundary.js';
+import { throwBpmnError } from './bpmn-errors.js';
+import { buildCatchWait } from './catch-waits.js';
+import type { Run } from './run.js';
+import { endInstance, tokenEnded } from './scope-end.js';
+import { terminateToken } from './terminate.js';
+import type { TokenState } from './types.js';
+import { tokenVariables } from './variables.js';
+
+type EventElement = Extract<
+  ElementModel,
+  { type: 'startEvent' | 'endEvent' | 'intermediateCatchEvent' | 'intermediateThrowEvent' }
+>;
+
+/**
+ * Enters an event. Start and none events pass through; catch events open a wait; message and signal
+ * throws hand an effect to the driver (or a job, when a worker implements the message); terminate
+ * and error end events end their scope or throw.
+ */
+export function enterEvent(run: Run, token: TokenState, element: EventElement): void {
+  const definition = element.eventDefinition;
+  if (element.type === 'intermediateCatchEvent') {
+    const built = buildCatchWait(run, token, element.id, definition, { kind: 'activity' });
+    if (!built.ok) {
+      run.raiseIncident(token, 'expression', built.message, { action: 'activate' });
+      return;
+    }
+    token.phase = 'waiting';
+    openWaits(run, [built.wait]);
+    return;
+  }
+  if (element.type === 'endEvent' && definition.kind === 'terminate') {
+    terminateScope(run, token);
+    return;
+  }
+  if (element.type === 'endEvent' && definition.kind === 'error') {
+    throwFromEnd(run, token, element);
+    return;
+  }
+  // A start event's definition is its trigger, already met: it passes through.
+  if (element.type === 'startEvent') {
+    run.schedule({ kind: 'complete', tokenId: token.id, variables: null });
+    return;
+  }
+  if (definition.kind === 'message' && definition.job !== null) {
+    enterActivity(run, token, element);
+    return;
+  }
+  if (definition.kind === 'message' && definition.messageName !== null) {
+    const variables = tokenVariables(run.state, token);
+    run.effects.push({
+      type: 'messageThrown',
+      elementId: element.id,
+      messageName: definition.messageName,
+      variables,
+    });
+  }
+  if (definition.kind === 'signal') {
+    const variables = tokenVariables(run.state, token);
+    run.effects.push({
+      type: 'signalThrown',
+      elementId: element.id,
+      signalName: definition.signalName,
+      variables,
+    });
+  }
+  run.schedule({ kind: 'complete', tokenId: token.id, variables: null });
+}
+
+/**
+ * A terminate end event ends every other token of its scope. At the root the instance ends as
+ * terminated; inside a sub-process only the sub-process ends, and it completes normally (BPMN).
+ */
+function terminateScope(run: Run, token: TokenState): void {
+  run.history('elementCompleted', token.elementId, token.id);
+  run.dropToken(token.id);
+  for (const other of run.tokensIn(token.scopeId)) {
+    if (run.token(other.id) !== undefined) terminateToken(run, other, 'interrupted');
+  }
+  if (token.scopeId === run.state.rootScopeId) endInstance(run, 'terminated');
+  else tokenEnded(run, token.scopeId);
+}
+
+/** An error end event throws to the enclosing activities; uncaught, its token stops with an incident. */
+function throwFromEnd(run: Run, token: TokenState, element: EndEventModel): void {
+  const code = element.eventDefinition.kind === 'error' ? (element.eventDefinition.errorCode ?? '') : '';
+  run.history('errorThrown', element.id, token.id, { errorCode: code });
+  if (throwBpmnError(run, { scopeId: token.scopeId }, code, null)) return;
+  run.raiseIncident(token, 'unhandledError', `error '${code}' thrown by '${element.id}' is not caught`, {
+    action: 'activate',
+  });
+}

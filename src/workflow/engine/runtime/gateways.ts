@@ -1,0 +1,136 @@
+import type { ElementModel, FlowModel } from '../model/index.js';
+import { buildCatchWait } from './catch-waits.js';
+import { evaluateFeel } from './feel.js';
+import { takeFlows } from './flows.js';
+import { arriveAtJoin } from './joins.js';
+import type { Run } from './run.js';
+import type { TokenState, Variables, Wait } from './types.js';
+import { tokenVariables } from './variables.js';
+
+type Gateway = Extract<ElementModel, { type: `${string}Gateway` }>;
+
+/**
+ * Enters a gateway. Converging parallel and inclusive gateways (more than one incoming flow) wait
+ * in a join; every other gateway splits at once. An event-based gateway opens one wait per branch.
+ */
+export function enterGateway(run: Run, token: TokenState, element: Gateway): void {
+  switch (element.type) {
+    case 'parallelGateway':
+    case 'inclusiveGateway':
+      if (element.incoming.length > 1) {
+        arriveAtJoin(run, token, element);
+        return;
+      }
+      break;
+    case 'eventBasedGateway':
+      openEventBranches(run, token, element);
+      return;
+    case 'exclusiveGateway':
+      break;
+  }
+  run.history('elementActivated', element.id, token.id);
+  splitGateway(run, token);
+}
+
+/**
+ * Chooses and takes a gateway's outgoing flows. Parallel: all. Exclusive: the first whose condition
+ * is true, in document order. Inclusive: every one whose condition is true. With none true the
+ * default flow is taken, and without one the token stops with an incident. A condition is true only
+ * when it evaluates to `true`; null is false, any other value is an incident.
+ */
+export function splitGateway(run: Run, token: TokenState): void {
+  const element = run.element(token.elementId);
+  const flows = element.outgoing
+    .map((id) => run.model.flows[id])
+    .filter((f): f is FlowModel => f !== undefined);
+  let taken: FlowModel[];
+  if (
+    element.type === 'parallelGateway' ||
+    flows.every((flow) => flow.condition === null && !flow.isDefault)
+  ) {
+    taken = flows;
+  } else {
+    const chosen = chooseFlows(run, token, flows, element.type === 'inclusiveGateway');
+    if (chosen === null) return;
+    taken = chosen;
+  }
+  if (taken.length === 0) {
+    run.raiseIncident(
+      token,
+      'noPath',
+      `no condition of ${element.type} '${element.id}' is true and it has no default flow`,
+      { action: 'split' },
+    );
+    return;
+  }
+  const ids = taken.map((flow) => flow.id);
+  if (element.outgoing.length > 1) run.history('gatewayDecision', element.id, token.id, { taken: ids });
+  run.history('elementCompleted', element.id, token.id);
+  takeFlows(run, token, ids);
+}
+
+function chooseFlows(run: Run, token: TokenState, flows: FlowModel[], all: boolean): FlowModel[] | null {
+  const variables = tokenVariables(run.state, token);
+  const chosen: FlowModel[] = [];
+  for (const flow of flows) {
+    if (flow.isDefault) continue;
+    if (flow.condition === null) {
+      chosen.push(flow);
+    } else {
+      const result = evaluateFeel(flow.condition, variables);
+      if (!result.ok || (result.value !== null && typeof result.value !== 'boolean')) {
+        const why = result.ok ? `gave ${JSON.stringify(result.value)}, not a boolean` : result.message;
+        run.raiseIncident(token, 'expression', `condition of '${flow.id}': ${why}`, { action: 'split' });
+        return null;
+      }
+      if (result.value === true) chosen.push(flow);
+    }
+    if (!all && chosen.length > 0) return chosen;
+  }
+  if (chosen.length > 0) return chosen;
+  return flows.filter((flow) => flow.isDefault);
+}
+
+function openEventBranches(run: Run, token: TokenState, element: Gateway): void {
+  run.history('elementActivated', element.id, token.id);
+  const waits: Wait[] = [];
+  for (const flowId of element.outgoing) {
+    const target = run.element(run.model.flows[flowId]?.targetId ?? '');
+    const role = { kind: 'eventGateway' as const, flowId, targetElementId: target.id };
+    const trigger =
+      target.type === 'receiveTask'
+        ? { kind: 'receive' as const, messageName: target.messageName, correlationKey: target.correlationKey }
+        : target.type === 'intermediateCatchEvent'
+          ? target.eventDefinition
+          : { kind: 'none' as const };
+    const built = buildCatchWait(run, token, target.id, trigger, role);
+    if (!built.ok) {
+      run.raiseIncident(token, 'expression', built.message, { action: 'activate' });
+      return;
+    }
+    waits.push(built.wait);
+  }
+  token.phase = 'waiting';
+  for (const wait of waits) run.openWait(wait);
+}
+
+/**
+ * One branch of an event-based gateway fired: the other branches are withdrawn, the token takes the
+ * branch's flow and the catch event (or receive task) there completes at once.
+ */
+export function takeEventBranch(run: Run, wait: Wait, variables: Variables | null): void {
+  if (wait.role.kind !== 'eventGateway') return;
+  const token = run.token(wait.tokenId);
+  if (token === undefined) return;
+  run.closeWait(wait.waitId, 'completed');
+  for (const other of run.waitsOf(token.id)) run.closeWait(other.waitId, 'cancelled');
+  const { flowId, targetElementId } = wait.role;
+  run.history('gatewayDecision', token.elementId, token.id, { taken: [flowId] });
+  run.history('elementCompleted', token.elementId, token.id);
+  run.history('flowTaken', flowId, token.id, { sourceId: token.elementId, targetId: targetElementId });
+  token.elementId = targetElementId;
+  token.arrivedVia = flowId;
+  token.phase = 'active';
+  run.history('elementActivated', targetElementId, token.id);
+  run.schedule({ kind: 'complete', tokenId: token.id, variables });
+}

@@ -1,0 +1,110 @@
+/**
+ * What goes into the engine (events, context) and what comes out (effects, results).
+ */
+import type {
+  Incident,
+  InstanceState,
+  InstanceStatus,
+  JsonValue,
+  Variables,
+  Wait,
+  WaitKind,
+} from './types.js';
+
+/** Time and ids are injected, so a run is deterministic. */
+export interface EngineContext {
+  now: Date;
+  /** A new unique id, for tokens, scopes, waits and incidents. */
+  newId(): string;
+  /** Elements one token may enter in one call before it stops with an incident (a loop without a wait). */
+  maxStepsPerCall: number;
+}
+
+/** Input of {@link startInstance}. */
+export interface StartInput {
+  variables: Variables;
+  /** A none start event of the process; defaults to the only one. */
+  startEventId?: string;
+}
+
+/** An event fed back by the driver. */
+export type EngineEvent =
+  /** The work of a wait is done (a worker, a person, a script, a decision, a message, a timer, a signal). */
+  | { type: 'complete'; waitId: string; variables?: Variables }
+  /** A worker or script reports a BPMN error: caught by the nearest matching error boundary, else an incident. */
+  | { type: 'bpmnError'; waitId: string; errorCode: string; message?: string; variables?: Variables }
+  /** A job ran out of retries: an incident on the wait's element. */
+  | { type: 'fail'; waitId: string; message: string }
+  /** Resume the token of an incident. */
+  | { type: 'retryIncident'; incidentId: string }
+  /** Withdraw everything; the instance ends as cancelled. */
+  | { type: 'cancel' }
+  /** Set variables on the root scope. */
+  | { type: 'setVariables'; variables: Variables };
+
+/** Why a wait was closed. */
+export type WaitCloseReason = 'completed' | 'failed' | 'errorThrown' | 'interrupted' | 'cancelled';
+
+/** Kinds of history entry. */
+export type HistoryKind =
+  | 'instanceStarted'
+  | 'elementActivated'
+  | 'elementCompleted'
+  | 'elementTerminated'
+  | 'flowTaken'
+  | 'gatewayArrived'
+  | 'gatewayDecision'
+  | 'variablesUpdated'
+  | 'errorThrown'
+  | 'incidentRaised'
+  | 'incidentResolved'
+  | 'instanceEnded';
+
+/** One history row; `data` depends on the kind (flow id, decision, variable names and values…). */
+export interface HistoryEntry {
+  kind: HistoryKind;
+  /** The element concerned: a flow node, a flow, or the process key for instance-level entries. */
+  elementId: string;
+  /** The element's type (`serviceTask`, `sequenceFlow`, `process`). */
+  elementType: string;
+  tokenId: string | null;
+  /** ISO time from the context clock. */
+  at: string;
+  data: Record<string, JsonValue>;
+}
+
+/** What the driver persists, in order, in the same transaction as the new state. */
+export type Effect =
+  | { type: 'waitOpened'; wait: Wait }
+  | { type: 'waitClosed'; waitId: string; kind: WaitKind; elementId: string; reason: WaitCloseReason }
+  | { type: 'incidentRaised'; incident: Incident }
+  | {
+      type: 'incidentResolved';
+      incidentId: string;
+      elementId: string;
+      waitId: string | null;
+      reason: 'retried' | 'cancelled' | 'terminated';
+    }
+  | { type: 'history'; entry: HistoryEntry }
+  | { type: 'messageThrown'; elementId: string; messageName: string; variables: Variables }
+  | { type: 'signalThrown'; elementId: string; signalName: string; variables: Variables }
+  | { type: 'instanceEnded'; status: Extract<InstanceStatus, 'completed' | 'cancelled' | 'terminated'> };
+
+/** Codes of a refused call; the API maps them to 404 / 409 / 400. */
+export type EngineErrorCode =
+  | 'waitNotFound'
+  | 'incidentNotFound'
+  | 'instanceEnded'
+  | 'notApplicable'
+  | 'invalidVariables'
+  | 'noStartEvent';
+
+/** A refused call: the state is unchanged and there are no effects. */
+export interface EngineError {
+  code: EngineErrorCode;
+  message: string;
+}
+
+/** The outcome of a call: the new state and its effects, or a refusal. */
+export type EngineResult =
+  { ok: true; state: InstanceState; effects: Effect[] } | { ok: false; error: EngineError };

@@ -1,0 +1,199 @@
+import type { ElementModel, ProcessModel } from '../model/index.js';
+import { cloneJson } from './json.js';
+import type { Effect, EngineContext, HistoryKind, WaitCloseReason } from './protocol.js';
+import type {
+  Incident,
+  IncidentKind,
+  IncidentRetry,
+  InstanceState,
+  JsonValue,
+  ScopeState,
+  TokenState,
+  Variables,
+  Wait,
+} from './types.js';
+
+/** A unit of work on the agenda of one call. */
+export type Action =
+  /** Run the behaviour of the token's element. */
+  | { kind: 'enter'; tokenId: string }
+  /** The token's element is done: apply variables and outputs, then leave by its outgoing flows. */
+  | { kind: 'complete'; tokenId: string; variables: Variables | null }
+  /** Choose and take the outgoing flows of the gateway the token is at. */
+  | { kind: 'split'; tokenId: string };
+
+/**
+ * One call of the engine: the model, the state being changed (a private copy), the effects so far
+ * and the agenda of actions still to run. Behaviour modules change the state only through it or
+ * directly on `state`, and queue follow-up work instead of recursing.
+ */
+export class Run {
+  readonly effects: Effect[] = [];
+  readonly agenda: Action[] = [];
+  /** Elements entered in this call by each token's lineage (a token split off inherits the count). */
+  readonly steps = new Map<string, number>();
+  totalSteps = 0;
+
+  constructor(
+    readonly model: ProcessModel,
+    readonly state: InstanceState,
+    readonly ctx: EngineContext,
+  ) {}
+
+  /** The context time as ISO text. */
+  now(): string {
+    return this.ctx.now.toISOString();
+  }
+
+  /** The model element with this id; a state that names an unknown element is a driver bug. */
+  element(id: string): ElementModel {
+    const element = this.model.elements[id];
+    if (element === undefined) throw new Error(`the model has no element '${id}'`);
+    return element;
+  }
+
+  /** The live token with this id, or undefined when it has ended. */
+  token(id: string): TokenState | undefined {
+    return this.state.tokens[id];
+  }
+
+  /** The scope with this id; a missing scope is a state invariant broken. */
+  scope(id: string): ScopeState {
+    const scope = this.state.scopes[id];
+    if (scope === undefined) throw new Error(`the instance has no scope '${id}'`);
+    return scope;
+  }
+
+  /** Queues an action at the end of the agenda. */
+  schedule(action: Action): void {
+    this.agenda.push(action);
+  }
+
+  /** Creates a token at an element; it inherits the step count of `parent` when given. */
+  newToken(elementId: string, scopeId: string, arrivedVia: string | null, parent?: string): TokenState {
+    const token: TokenState = {
+      id: this.ctx.newId(),
+      elementId,
+      scopeId,
+      localScopeId: null,
+      arrivedVia,
+      phase: 'active',
+      multiInstance: null,
+      loopCounter: null,
+    };
+    this.state.tokens[token.id] = token;
+    if (parent !== undefined) this.steps.set(token.id, this.steps.get(parent) ?? 0);
+    return token;
+  }
+
+  /** Removes a token (its waits and local scope are the caller's business). */
+  dropToken(tokenId: string): void {
+    delete this.state.tokens[tokenId];
+  }
+
+  /** Creates a scope instance. */
+  newScope(
+    elementId: string,
+    parentId: string | null,
+    ownerTokenId: string | null,
+    variables: Variables,
+  ): ScopeState {
+    const scope: ScopeState = { id: this.ctx.newId(), elementId, parentId, ownerTokenId, variables };
+    this.state.scopes[scope.id] = scope;
+    return scope;
+  }
+
+  /** The token's local scope, created (empty) when it has none yet. */
+  localScopeOf(token: TokenState): ScopeState {
+    if (token.localScopeId !== null) return this.scope(token.localScopeId);
+    const scope = this.newScope(token.elementId, token.scopeId, token.id, {});
+    token.localScopeId = scope.id;
+    return scope;
+  }
+
+  /** Tokens living in a scope, in creation order. */
+  tokensIn(scopeId: string): TokenState[] {
+    return Object.values(this.state.tokens).filter((token) => token.scopeId === scopeId);
+  }
+
+  /** Open waits of a token (its own, its boundary events', its event-based gateway branches). */
+  waitsOf(tokenId: string): Wait[] {
+    return Object.values(this.state.waits).filter((wait) => wait.tokenId === tokenId);
+  }
+
+  /** Records a wait as open and tells the driver. */
+  openWait(wait: Wait): void {
+    // The wait may carry parts of the model (a timer, an extension element): state owns a copy.
+    this.state.waits[wait.waitId] = cloneJson(wait);
+    this.effects.push({ type: 'waitOpened', wait: cloneJson(wait) });
+  }
+
+  /** Removes a wait and tells the driver why. */
+  closeWait(waitId: string, reason: WaitCloseReason): void {
+    const wait = this.state.waits[waitId];
+    if (wait === undefined) return;
+    delete this.state.waits[waitId];
+    this.effects.push({ type: 'waitClosed', waitId, kind: wait.kind, elementId: wait.elementId, reason });
+  }
+
+  /** Stops a token with an incident. */
+  raiseIncident(
+    token: TokenState,
+    kind: IncidentKind,
+    message: string,
+    retry: IncidentRetry,
+    waitId: string | null = null,
+  ): Incident {
+    const incident: Incident = {
+      incidentId: this.ctx.newId(),
+      kind,
+      elementId: token.elementId,
+      tokenId: token.id,
+      waitId,
+      message,
+      createdAt: this.now(),
+      retry,
+    };
+    token.phase = 'failed';
+    this.state.incidents[incident.incidentId] = incident;
+    this.effects.push({ type: 'incidentRaised', incident: cloneJson(incident) });
+    this.history('incidentRaised', token.elementId, token.id, {
+      incidentId: incident.incidentId,
+      incidentKind: kind,
+      message,
+    });
+    return incident;
+  }
+
+  /** Closes an incident. */
+  resolveIncident(incident: Incident, reason: 'retried' | 'cancelled' | 'terminated'): void {
+    delete this.state.incidents[incident.incidentId];
+    this.effects.push({
+      type: 'incidentResolved',
+      incidentId: incident.incidentId,
+      elementId: incident.elementId,
+      waitId: incident.waitId,
+      reason,
+    });
+    this.history('incidentResolved', incident.elementId, incident.tokenId, {
+      incidentId: incident.incidentId,
+      reason,
+    });
+  }
+
+  /** Appends a history entry; the element type comes from the model. */
+  history(
+    kind: HistoryKind,
+    elementId: string,
+    tokenId: string | null,
+    data: Record<string, JsonValue> = {},
+  ): void {
+    const elementType =
+      this.model.elements[elementId]?.type ??
+      (this.model.flows[elementId] !== undefined ? 'sequenceFlow' : 'process');
+    this.effects.push({
+      type: 'history',
+      entry: { kind, elementId, elementType, tokenId, at: this.now(), data: cloneJson(data) },
+    });
+  }
+}

@@ -1,0 +1,36 @@
+import type { Run } from './run.js';
+import type { InstanceStatus } from './types.js';
+
+/**
+ * Called when a token of a scope is gone: a scope with no token left has ended. The root ends the
+ * instance as completed; a sub-process (or one multi-instance iteration of it) completes its
+ * owner token, which then leaves the sub-process.
+ */
+export function tokenEnded(run: Run, scopeId: string): void {
+  if (run.tokensIn(scopeId).length > 0) return;
+  const scope = run.state.scopes[scopeId];
+  if (scope === undefined) return;
+  if (scope.parentId === null) {
+    endInstance(run, 'completed');
+    return;
+  }
+  const owner = scope.ownerTokenId === null ? undefined : run.token(scope.ownerTokenId);
+  // A multi-instance body's instances are counted by the loop itself, not here.
+  if (owner === undefined || owner.multiInstance !== null) return;
+  run.schedule({ kind: 'complete', tokenId: owner.id, variables: null });
+}
+
+/** Ends the instance: drops every scope but the root (whose variables stay readable). */
+export function endInstance(
+  run: Run,
+  status: Extract<InstanceStatus, 'completed' | 'cancelled' | 'terminated'>,
+): void {
+  const { state } = run;
+  state.status = status;
+  for (const id of Object.keys(state.scopes)) if (id !== state.rootScopeId) delete state.scopes[id];
+  state.tokens = {};
+  state.joins = {};
+  run.agenda.length = 0;
+  run.history('instanceEnded', run.model.processKey, null, { status });
+  run.effects.push({ type: 'instanceEnded', status });
+}

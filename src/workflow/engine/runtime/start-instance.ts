@@ -1,0 +1,57 @@
+import type { ProcessModel } from '../model/index.js';
+import { cloneJson, nonJsonPath } from './json.js';
+import type { EngineContext, EngineResult, StartInput } from './protocol.js';
+import { Run } from './run.js';
+import { drain } from './run-loop.js';
+import type { InstanceState } from './types.js';
+
+/**
+ * Starts an instance at a start event of the process (the none start event unless another top-level
+ * start event is named, e.g. the message start that a driver correlated) and runs it until every
+ * token waits. A process of scripts and gateways only completes within this call.
+ */
+export function startInstance(model: ProcessModel, input: StartInput, ctx: EngineContext): EngineResult {
+  const bad = nonJsonPath(input.variables, 'variables');
+  if (bad !== null || typeof input.variables !== 'object' || Array.isArray(input.variables)) {
+    return {
+      ok: false,
+      error: { code: 'invalidVariables', message: `${bad ?? 'variables'} is not a JSON value` },
+    };
+  }
+  const startId = input.startEventId ?? model.startEventIds.none[0];
+  const start = startId === undefined ? undefined : model.elements[startId];
+  if (start === undefined || start.type !== 'startEvent' || start.parentId !== model.processKey) {
+    const message =
+      startId === undefined
+        ? `process '${model.processKey}' has no none start event`
+        : `'${startId}' is not a start event of process '${model.processKey}'`;
+    return { ok: false, error: { code: 'noStartEvent', message } };
+  }
+  const rootScopeId = ctx.newId();
+  const variables = cloneJson(input.variables);
+  const state: InstanceState = {
+    format: 1,
+    processKey: model.processKey,
+    status: 'running',
+    rootScopeId,
+    scopes: {
+      [rootScopeId]: {
+        id: rootScopeId,
+        elementId: model.processKey,
+        parentId: null,
+        ownerTokenId: null,
+        variables,
+      },
+    },
+    tokens: {},
+    waits: {},
+    joins: {},
+    incidents: {},
+  };
+  const run = new Run(model, state, ctx);
+  run.history('instanceStarted', model.processKey, null, { startEventId: start.id, variables });
+  const token = run.newToken(start.id, rootScopeId, null);
+  run.schedule({ kind: 'enter', tokenId: token.id });
+  drain(run);
+  return { ok: true, state: run.state, effects: run.effects };
+}

@@ -1,0 +1,34 @@
+import type { Run } from './run.js';
+import type { TokenState } from './types.js';
+
+/**
+ * Ends a token before its element completed: first everything inside its local scope, then its
+ * waits (boundary events included), its incidents and its place in a join. `interrupted` is used
+ * when the model ends it (a boundary event, a terminate end, a completion condition), `cancelled`
+ * when the instance is cancelled from outside.
+ */
+export function terminateToken(run: Run, token: TokenState, reason: 'interrupted' | 'cancelled'): void {
+  if (token.localScopeId !== null) {
+    for (const inner of run.tokensIn(token.localScopeId)) terminateToken(run, inner, reason);
+    delete run.state.scopes[token.localScopeId];
+  }
+  for (const wait of run.waitsOf(token.id)) run.closeWait(wait.waitId, reason);
+  for (const incident of Object.values(run.state.incidents)) {
+    if (incident.tokenId === token.id)
+      run.resolveIncident(incident, reason === 'cancelled' ? 'cancelled' : 'terminated');
+  }
+  leaveJoins(run, token.id);
+  run.history('elementTerminated', token.elementId, token.id, { reason });
+  run.dropToken(token.id);
+}
+
+function leaveJoins(run: Run, tokenId: string): void {
+  for (const [key, join] of Object.entries(run.state.joins)) {
+    for (const [flowId, tokenIds] of Object.entries(join.arrived)) {
+      const rest = tokenIds.filter((id) => id !== tokenId);
+      if (rest.length > 0) join.arrived[flowId] = rest;
+      else delete join.arrived[flowId];
+    }
+    if (Object.keys(join.arrived).length === 0) delete run.state.joins[key];
+  }
+}

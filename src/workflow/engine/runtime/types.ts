@@ -1,0 +1,234 @@
+/**
+ * The state of a running process instance, as the token engine reads and writes it.
+ *
+ * Glossary:
+ * - token: a thread of control at one element of the model (Camunda's execution). A token is in one
+ *   scope instance and may own one local scope (its sub-process, multi-instance body or mapped inputs).
+ * - scope (instance): a set of variables and the tokens that live in it. The root scope is the
+ *   process instance; sub-processes, multi-instance bodies and instances, and activities with input
+ *   mappings get their own. Variable lookup walks from the innermost scope to the root.
+ * - wait: work handed to the outside (an external task, a user task, a timer, a message…). The
+ *   engine opens a wait with an id and stops the token there; an event naming that id moves it on.
+ * - incident: a token that cannot go on without a person (a FEEL error, a failed job, an unhandled
+ *   BPMN error, a loop without a wait state). It stays open until retried or the instance ends.
+ * - join: the bookkeeping of tokens that arrived at a converging parallel or inclusive gateway.
+ * - multi-instance body: the token that stands for the whole loop of a multi-instance activity; its
+ *   inner tokens are the instances (loopCounter counts from 0, as in Camunda 7).
+ *
+ * All of it is plain JSON: the driver stores it as JSONB and hands it back with the next event.
+ */
+import type { CallActivityModel, DecisionReference, RawXmlElement, TimerDefinition } from '../model/index.js';
+
+/** A JSON value: what variables hold. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** Variables by name. */
+export type Variables = Record<string, JsonValue>;
+
+/** Life-cycle status of an instance; `incident` means running with at least one open incident. */
+export type InstanceStatus = 'running' | 'incident' | 'completed' | 'cancelled' | 'terminated';
+
+/** A scope instance: its variables and where it sits. */
+export interface ScopeState {
+  id: string;
+  /** The model element the scope belongs to: the process key, a sub-process or a multi-instance activity. */
+  elementId: string;
+  /** The enclosing scope; null for the root. */
+  parentId: string | null;
+  /** The token that owns this scope; null for the root. */
+  ownerTokenId: string | null;
+  variables: Variables;
+}
+
+/** Multi-instance bookkeeping, held by the body token. */
+export interface MultiInstanceState {
+  /** The items of the input collection, or null when a loop cardinality drives the loop. */
+  items: JsonValue[] | null;
+  nrOfInstances: number;
+  /** Instances started so far (the next loopCounter of a sequential loop). */
+  started: number;
+  nrOfCompletedInstances: number;
+  /** Results by loopCounter, when the activity has an output collection. */
+  outputs: JsonValue[] | null;
+}
+
+/** A token: where it is and what it waits for. */
+export interface TokenState {
+  id: string;
+  elementId: string;
+  /** The scope instance the token lives in. */
+  scopeId: string;
+  /** The scope this token owns (sub-process, multi-instance body or instance, mapped inputs), if any. */
+  localScopeId: string | null;
+  /** The flow the token arrived by; null at a start event or boundary event. */
+  arrivedVia: string | null;
+  /**
+   * - `active`: being moved by the engine (never seen between calls);
+   * - `waiting`: at an activity or event with open waits, or at a sub-process with live children;
+   * - `joining`: arrived at a converging gateway that has not fired yet;
+   * - `failed`: stopped by an open incident.
+   */
+  phase: 'active' | 'waiting' | 'joining' | 'failed';
+  /** Set on the token of a multi-instance body; the instances are the tokens of its local scope. */
+  multiInstance: MultiInstanceState | null;
+  /** Set on an inner token of a multi-instance activity: its loopCounter. */
+  loopCounter: number | null;
+}
+
+/** What completing a wait does. */
+export type WaitRole =
+  /** The wait is the work of the token's own activity or catch event. */
+  | { kind: 'activity' }
+  /** A boundary event of the token's activity. */
+  | { kind: 'boundary'; boundaryEventId: string; interrupting: boolean }
+  /** One branch of the event-based gateway the token waits at. */
+  | { kind: 'eventGateway'; flowId: string; targetElementId: string };
+
+/** Fields every wait has. */
+export interface WaitBase {
+  waitId: string;
+  /** The element whose behaviour the wait is: the task, catch event, boundary event or gateway target. */
+  elementId: string;
+  tokenId: string;
+  role: WaitRole;
+  /** ISO time the wait was opened. */
+  openedAt: string;
+}
+
+/** A job for an external worker. */
+export interface ExternalTaskWait extends WaitBase {
+  kind: 'externalTask';
+  topic: string;
+  retries: number;
+  headers: Record<string, string>;
+  variables: Variables;
+}
+
+/** A task for a person; assignment evaluated from FEEL at activation. */
+export interface UserTaskWait extends WaitBase {
+  kind: 'userTask';
+  name: string | null;
+  assignee: string | null;
+  candidateGroups: string[];
+  candidateUsers: string[];
+  dueDate: string | null;
+  followUpDate: string | null;
+  formKey: string | null;
+  variables: Variables;
+}
+
+/** Work done by a weft extension (a script pipeline, a connector): the driver runs it and answers. */
+export interface ScriptWait extends WaitBase {
+  kind: 'script';
+  extension: RawXmlElement;
+  variables: Variables;
+}
+
+/** A business rule task's decision: the driver evaluates the DMN and answers. */
+export interface DecisionWait extends WaitBase {
+  kind: 'decision';
+  decision: DecisionReference;
+  variables: Variables;
+}
+
+/** A call activity: the driver starts the child instance and answers when it ends. */
+export interface CallActivityWait extends WaitBase {
+  kind: 'callActivity';
+  calledElement: CallActivityModel['calledElement'];
+  variables: Variables;
+}
+
+/** A send task without a job: the driver publishes the message and answers. */
+export interface SendWait extends WaitBase {
+  kind: 'send';
+  messageName: string;
+  variables: Variables;
+}
+
+/** A message catch: intermediate event, receive task or boundary event. */
+export interface MessageWait extends WaitBase {
+  kind: 'message';
+  messageName: string;
+  /** The evaluated correlation key, or null when the model gives none. */
+  correlationKey: string | null;
+}
+
+/** A timer; the driver computes the due date from the definition (and `value` for an expression). */
+export interface TimerWait extends WaitBase {
+  kind: 'timer';
+  timer: TimerDefinition;
+  /** The evaluated value when the definition is a FEEL expression, else the literal. */
+  value: JsonValue;
+}
+
+/** A signal catch. */
+export interface SignalWait extends WaitBase {
+  kind: 'signal';
+  signalName: string;
+}
+
+/** An open wait. */
+export type Wait =
+  | ExternalTaskWait
+  | UserTaskWait
+  | ScriptWait
+  | DecisionWait
+  | CallActivityWait
+  | SendWait
+  | MessageWait
+  | TimerWait
+  | SignalWait;
+
+/** Kinds of wait. */
+export type WaitKind = Wait['kind'];
+
+/** How retrying an incident resumes its token. */
+export type IncidentRetry =
+  /** Run the element again from its activation (FEEL errors on entry, loops, unhandled error ends). */
+  | { action: 'activate' }
+  /** Open the element's wait again (a failed job, an unhandled BPMN error from a worker). */
+  | { action: 'openWait' }
+  /** Finish the element again with the variables it completed with (output mapping errors). */
+  | { action: 'complete'; variables: Variables | null }
+  /** Choose the outgoing flows of a gateway again (condition errors, no flow to take). */
+  | { action: 'split' }
+  /** Check again whether a multi-instance loop is done (completion condition errors). */
+  | { action: 'continueMultiInstance' };
+
+/** Why an incident was raised. */
+export type IncidentKind = 'expression' | 'noPath' | 'jobFailed' | 'unhandledError' | 'stepLimit';
+
+/** An open incident. */
+export interface Incident {
+  incidentId: string;
+  kind: IncidentKind;
+  elementId: string;
+  tokenId: string;
+  /** The wait that failed, for job failures and unhandled BPMN errors. */
+  waitId: string | null;
+  message: string;
+  createdAt: string;
+  retry: IncidentRetry;
+}
+
+/** Tokens that arrived at a converging gateway, keyed `scopeId/gatewayId` in {@link InstanceState.joins}. */
+export interface JoinState {
+  scopeId: string;
+  gatewayId: string;
+  /** Token ids by the flow they arrived by, in arrival order. */
+  arrived: Record<string, string[]>;
+}
+
+/** The whole state of a process instance. */
+export interface InstanceState {
+  /** Format version of this state, for stored instances. */
+  format: 1;
+  processKey: string;
+  status: InstanceStatus;
+  rootScopeId: string;
+  scopes: Record<string, ScopeState>;
+  tokens: Record<string, TokenState>;
+  waits: Record<string, Wait>;
+  joins: Record<string, JoinState>;
+  incidents: Record<string, Incident>;
+}

@@ -1,0 +1,7 @@
+// Registers the standard packages (side-effect imports, in dependency order).
+import './core.js';
+import './math.js';
+import './string.js';
+import './array.js';
+import './map.js';
+import './blob.js';

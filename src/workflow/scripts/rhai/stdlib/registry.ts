@@ -1,0 +1,66 @@
+import { RhaiError } from '../errors.js';
+import type { Ctx } from '../runtime.js';
+import type { RValue } from '../values.js';
+import { typeOf } from '../values.js';
+
+/**
+ * A native function. `args[0]` is the receiver: a function may replace it (strings and numbers are
+ * immutable in JS) and the caller writes it back to the variable it came from.
+ */
+export type NativeFn = (c: Ctx, args: RValue[]) => RValue;
+
+/** A registered native function with the number of arguments it accepts. */
+export interface Builtin {
+  name: string;
+  min: number;
+  max: number;
+  fn: NativeFn;
+}
+
+interface Overloads {
+  builtin: Builtin;
+  byType: Map<string, { min: number; max: number; fn: NativeFn }>;
+}
+
+const builtins = new Map<string, Overloads>();
+
+/** Registers a native function that handles every argument type itself. */
+export function def(name: string, min: number, max: number, fn: NativeFn): void {
+  builtins.set(name, { builtin: { name, min, max, fn }, byType: new Map() });
+}
+
+/**
+ * Registers a native function for receivers (first argument) of one `type_of` type; functions of
+ * the same name for other types live side by side (`len` of strings, arrays, maps, ...).
+ */
+export function defFor(type: string, name: string, min: number, max: number, fn: NativeFn): void {
+  let o = builtins.get(name);
+  if (!o || o.byType.size === 0) {
+    const byType = new Map<string, { min: number; max: number; fn: NativeFn }>();
+    const builtin: Builtin = {
+      name,
+      min,
+      max,
+      fn: (c, args) => {
+        const h = byType.get(typeOf(args[0]).replace('range=', 'range'));
+        if (!h || args.length < h.min || args.length > h.max) {
+          throw new RhaiError(
+            'ErrorFunctionNotFound',
+            `Function not found: ${name} (${args.map(typeOf).join(', ')})`,
+          );
+        }
+        return h.fn(c, args);
+      },
+    };
+    o = { builtin, byType };
+    builtins.set(name, o);
+  }
+  o.byType.set(type, { min, max, fn });
+  o.builtin.min = Math.min(o.builtin.min, min);
+  o.builtin.max = Math.max(o.builtin.max, max);
+}
+
+/** The native function of that name, if any. */
+export function lookupBuiltin(name: string): Builtin | undefined {
+  return builtins.get(name)?.builtin;
+}

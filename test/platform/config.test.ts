@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { environmentVariableNames, loadConfig } from '../../src/platform/config/index.js';
+
+describe('configuration', () => {
+  test('defaults follow the interface decisions', () => {
+    const config = loadConfig({});
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.workflow.port, 8080);
+    assert.equal(config.records.port, 8081);
+    assert.equal(config.dataDir, path.resolve('.weft'));
+    assert.equal(config.workflow.jwtTtlSeconds, 3600);
+    assert.equal(config.workflow.databaseUrl, undefined);
+    assert.equal(config.production, false);
+    assert.ok(Object.isFrozen(config) && Object.isFrozen(config.workflow));
+  });
+
+  test('values are converted to their types, and empty strings count as unset', () => {
+    const config = loadConfig({ WORKFLOW_PORT: '9090', WORKFLOW_JWT_TTL_SECONDS: '60', RECORDS_PORT: '' });
+    assert.equal(config.workflow.port, 9090);
+    assert.equal(config.workflow.jwtTtlSeconds, 60);
+    assert.equal(config.records.port, 8081);
+  });
+
+  test('invalid values fail at boot naming every variable, without echoing secrets', () => {
+    assert.throws(
+      () =>
+        loadConfig({
+          WORKFLOW_PORT: 'eighty',
+          WORKFLOW_JWT_SIGNING_KEY: 'too-short-secret',
+          WORKFLOW_DATABASE_URL: 'mysql://x',
+        }),
+      (error: Error) => {
+        assert.match(error.message, /WORKFLOW_PORT/);
+        assert.match(error.message, /WORKFLOW_JWT_SIGNING_KEY/);
+        assert.match(error.message, /WORKFLOW_DATABASE_URL/);
+        assert.ok(!error.message.includes('too-short-secret'));
+        return true;
+      },
+    );
+  });
+
+  test('the README configuration table lists every variable the code reads', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const missing = environmentVariableNames.filter((name) => !readme.includes(`| \`${name}\``));
+    assert.deepEqual(missing, []);
+  });
+});

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../logging/logger.js';
 
@@ -29,8 +29,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const { directory, port, logger } = options;
   const dataDir = path.join(directory, 'data');
   await mkdir(directory, { recursive: true });
-  // The postgres system user must be able to reach its data folder when we run as root.
-  await chmod(directory, 0o711);
+  if (process.getuid?.() === 0) await letPostgresUserTraverse(directory);
   const password = await readOrCreatePassword(path.join(directory, 'password'));
   const EmbeddedPostgresClass = await importWithoutExitHooks();
   const server = new EmbeddedPostgresClass({
@@ -79,6 +78,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       logger.info('embedded PostgreSQL stopped');
     },
   };
+}
+
+/**
+ * As root, postgres runs as another user, who must be able to traverse to its data folder. We add
+ * search (x) permission, not read, to the cluster folder and to its parent (WEFT_DATA_DIR).
+ */
+async function letPostgresUserTraverse(directory: string): Promise<void> {
+  for (const folder of [directory, path.dirname(directory)]) {
+    const mode = (await stat(folder)).mode & 0o777;
+    if ((mode & 0o011) !== 0o011) await chmod(folder, mode | 0o011);
+  }
 }
 
 async function readOrCreatePassword(file: string): Promise<string> {

@@ -5,9 +5,16 @@ export const nilUuid = '00000000-0000-0000-0000-000000000000';
 const issuer = 'workflow';
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Issues and verifies the login JWTs of the spec: HS256, `iss` = workflow, `sub` = user id. */
+const verifiedCacheSize = 10_000;
+
+/**
+ * Issues and verifies the login JWTs of the spec: HS256, `iss` = workflow, `sub` = user id.
+ * A token's signature is checked once per process: verified tokens are remembered (bounded, by
+ * insertion order) with their expiry, which is still checked on every use.
+ */
 export class JwtCodec {
   private readonly key: Uint8Array;
+  private readonly verified = new Map<string, { userId: string; expiresAt: number }>();
 
   constructor(
     signingKey: string,
@@ -31,6 +38,8 @@ export class JwtCodec {
 
   /** Returns the user id of a valid token, or null for anything wrong, expired or forged. */
   async verify(token: string, now: Date): Promise<string | null> {
+    const remembered = this.verified.get(token);
+    if (remembered) return now.getTime() < remembered.expiresAt ? remembered.userId : null;
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
@@ -38,9 +47,19 @@ export class JwtCodec {
         currentDate: now,
         requiredClaims: ['sub', 'exp', 'iat'],
       });
-      return typeof payload.sub === 'string' && uuidPattern.test(payload.sub) ? payload.sub : null;
+      if (typeof payload.sub !== 'string' || !uuidPattern.test(payload.sub) || payload.exp === undefined) return null;
+      this.remember(token, payload.sub, payload.exp * 1000);
+      return payload.sub;
     } catch {
       return null;
     }
+  }
+
+  private remember(token: string, userId: string, expiresAt: number): void {
+    if (this.verified.size >= verifiedCacheSize) {
+      const oldest = this.verified.keys().next();
+      if (!oldest.done) this.verified.delete(oldest.value);
+    }
+    this.verified.set(token, { userId, expiresAt });
   }
 }

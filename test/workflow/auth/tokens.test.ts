@@ -83,3 +83,13 @@ describe('JWT', () => {
     assert.equal(await codec.verify(token, now), null);
   });
 });
+
+describe('JWT verification cache', () => {
+  test('a remembered token still expires on time', async () => {
+    const codec = new JwtCodec(key, 60);
+    const { token } = await codec.issue(userId, now);
+    assert.equal(await codec.verify(token, now), userId);
+    assert.equal(await codec.verify(token, new Date(now.getTime() + 59_000)), userId);
+    assert.equal(await codec.verify(token, new Date(now.getTime() + 60_000)), null);
+  });
+});

@@ -21,7 +21,14 @@ if (mode === 'floor') {
   app.get('/api/v1/me', async () => findIdentityByUserId(pool, userId));
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   process.stdout.write(`READY ${new URL(address).port}\n`);
-  process.on('SIGTERM', () => void app.close().then(() => pool.end()).then(() => process.exit(0)));
+  process.on(
+    'SIGTERM',
+    () =>
+      void app
+        .close()
+        .then(() => pool.end())
+        .then(() => process.exit(0)),
+  );
 } else {
   const config = loadConfig({
     WORKFLOW_DATABASE_URL: databaseUrl,
@@ -35,5 +42,12 @@ if (mode === 'floor') {
   const service = await createWorkflowService({ config, pool, logger, rateLimitStore });
   const address = await service.app.listen({ host: '127.0.0.1', port: 0 });
   process.stdout.write(`READY ${new URL(address).port}\n`);
-  process.on('SIGTERM', () => void service.close().then(() => pool.end()).then(() => process.exit(0)));
+  process.on(
+    'SIGTERM',
+    () =>
+      void service
+        .close()
+        .then(() => pool.end())
+        .then(() => process.exit(0)),
+  );
 }

@@ -44,7 +44,12 @@ try {
     WORKFLOW_DATABASE_URL: url,
     WORKFLOW_JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdef0123456789',
   });
-  const setup = await createWorkflowService({ config: setupConfig, pool, logger, rateLimitStore: createRateLimitStore(undefined, logger) });
+  const setup = await createWorkflowService({
+    config: setupConfig,
+    pool,
+    logger,
+    rateLimitStore: createRateLimitStore(undefined, logger),
+  });
   const login = await setup.app.inject({
     method: 'POST',
     url: '/api/v1/auth/login',
@@ -82,14 +87,22 @@ try {
   const row = (name: string, result: LoadResult) =>
     `${name.padEnd(28)} ${result.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${String(result.p50Ms).padStart(3)} ms   p99 ${String(result.p99Ms).padStart(3)} ms   errors ${result.errors + result.non2xx}`;
   console.log(`\nbench:auth — GET /api/v1/me, ${connections} connections, ${seconds} s per run`);
-  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${server.describe}\n`);
+  console.log(
+    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${server.describe}\n`,
+  );
   console.log(row('floor (Fastify + pg, no auth)', floor));
   console.log(row('weft, JWT', viaJwt));
   console.log(row('weft, API key', viaKey));
   console.log('');
-  console.log(`API key / JWT        ${(viaKey.requestsPerSecond / viaJwt.requestsPerSecond).toFixed(2)}   (target ≥ 0.80)`);
-  console.log(`JWT / floor          ${(viaJwt.requestsPerSecond / floor.requestsPerSecond).toFixed(2)}   (target ≥ 0.50)`);
-  console.log(`API key / floor      ${(viaKey.requestsPerSecond / floor.requestsPerSecond).toFixed(2)}   (target ≥ 0.50)`);
+  console.log(
+    `API key / JWT        ${(viaKey.requestsPerSecond / viaJwt.requestsPerSecond).toFixed(2)}   (target ≥ 0.80)`,
+  );
+  console.log(
+    `JWT / floor          ${(viaJwt.requestsPerSecond / floor.requestsPerSecond).toFixed(2)}   (target ≥ 0.50)`,
+  );
+  console.log(
+    `API key / floor      ${(viaKey.requestsPerSecond / floor.requestsPerSecond).toFixed(2)}   (target ≥ 0.50)`,
+  );
 } finally {
   await server.stop();
 }

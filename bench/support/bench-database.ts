@@ -25,7 +25,11 @@ export async function startBenchServer(): Promise<BenchServer> {
     describe = `PostgreSQL at ${new URL(external).host}`;
   } else {
     const directory = await mkdtemp(path.join(os.tmpdir(), 'weft-bench-pg-'));
-    const embedded = await startEmbeddedPostgres({ directory, port: await freePort(), logger: createLogger('warn') });
+    const embedded = await startEmbeddedPostgres({
+      directory,
+      port: await freePort(),
+      logger: createLogger('warn'),
+    });
     adminUrl = embedded.urlFor('postgres');
     describe = 'embedded PostgreSQL';
     stopServer = async () => {
@@ -55,7 +59,8 @@ export async function startBenchServer(): Promise<BenchServer> {
       return url.toString();
     },
     stop: async () => {
-      for (const name of created) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      for (const name of created)
+        await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
       await stopServer();
     },
   };

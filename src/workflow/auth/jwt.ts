@@ -47,7 +47,8 @@ export class JwtCodec {
         currentDate: now,
         requiredClaims: ['sub', 'exp', 'iat'],
       });
-      if (typeof payload.sub !== 'string' || !uuidPattern.test(payload.sub) || payload.exp === undefined) return null;
+      if (typeof payload.sub !== 'string' || !uuidPattern.test(payload.sub) || payload.exp === undefined)
+        return null;
       this.remember(token, payload.sub, payload.exp * 1000);
       return payload.sub;
     } catch {

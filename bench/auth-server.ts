@@ -39,7 +39,7 @@ if (mode === 'floor') {
   const logger = createLogger(config.logLevel);
   const pool = createPool(databaseUrl, { max: config.databasePoolSize, applicationName: 'bench-weft' });
   const rateLimitStore = createRateLimitStore(undefined, logger);
-  const service = await createWorkflowService({ config, pool, logger, rateLimitStore });
+  const service = await createWorkflowService({ config, pool, logger, rateLimitStore, databaseUrl });
   const address = await service.app.listen({ host: '127.0.0.1', port: 0 });
   process.stdout.write(`READY ${new URL(address).port}\n`);
   process.on(

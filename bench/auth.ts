@@ -49,6 +49,7 @@ try {
     pool,
     logger,
     rateLimitStore: createRateLimitStore(undefined, logger),
+    databaseUrl: url,
   });
   const login = await setup.app.inject({
     method: 'POST',

@@ -115,12 +115,18 @@ export async function runServices(
       pools.push(pool);
       if (service === 'workflow') {
         await prepareWorkflowDatabase(pool, config, logger);
-        const workflow = await createWorkflowService({ config, pool, logger, rateLimitStore });
+        const workflow = await createWorkflowService({
+          config,
+          pool,
+          logger,
+          rateLimitStore,
+          databaseUrl: requireUrl(databases, service),
+        });
         closers.push(() => workflow.close());
         urls.workflow = await workflow.app.listen({ host: config.host, port: config.workflow.port });
       } else {
         await prepareRecordsDatabase(pool, logger);
-        const records = await createRecordsService({ config, pool, logger });
+        const records = await createRecordsService({ config, pool, logger, rateLimitStore });
         closers.push(() => records.close());
         urls.records = (await records.app.listen({ host: config.host, port: config.records.port })) + '/api';
       }

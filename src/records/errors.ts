@@ -1,18 +1,55 @@
 import type { ErrorCatalogue } from '../platform/http/create-server.js';
 import { ServiceError } from '../platform/http/service-error.js';
 
+/** One field of a request that failed validation, and why. */
+export interface FieldProblem {
+  field: string;
+  reason: string;
+}
+
 /**
- * The records service's error catalogue: the spec's codes, rendered as
- * `{code, message, requestId, details}`.
+ * The records service's error catalogue: the spec's codes (plus the interface decisions' 429
+ * `RATE_LIMITED`), rendered as `{code, message, requestId, details}`.
  */
 export const RecordsErrors = {
-  validation: (message: string, details: Record<string, unknown> = {}) =>
-    new ServiceError(400, 'VALIDATION_ERROR', message, details),
+  validation: (message: string, errors: FieldProblem[] = []) =>
+    new ServiceError(400, 'VALIDATION_ERROR', message, { errors }),
   invalidToken: () => new ServiceError(401, 'AUTH_INVALID_TOKEN', 'The token is missing, expired or invalid'),
+  rbacDenied: (operation: string, schemaPath: string) =>
+    new ServiceError(403, 'RBAC_DENIED', `No role of the caller may ${operation} ${schemaPath}`, {
+      operation,
+      schema_path: schemaPath,
+    }),
   notFound: (message: string, details: Record<string, unknown> = {}) =>
     new ServiceError(404, 'NOT_FOUND', message, details),
+  schemaNotFound: (schemaPath: string) =>
+    new ServiceError(404, 'SCHEMA_NOT_FOUND', `No schema ${schemaPath}`, { schema_path: schemaPath }),
+  entityNotFound: (schemaPath: string, id: string) =>
+    new ServiceError(404, 'ENTITY_NOT_FOUND', `No record ${id} in ${schemaPath}`, { schema_path: schemaPath, id }),
+  uniqueViolation: (field: string) =>
+    new ServiceError(409, 'UNIQUE_CONSTRAINT_VIOLATION', `Another record already has this ${field}`, { field }),
+  optimisticLock: (id: string, expected: number, current: number) =>
+    new ServiceError(409, 'OPTIMISTIC_LOCK_FAILED', `Record ${id} is at version ${current}, not ${expected}`, {
+      id,
+      expected_version: expected,
+      current_version: current,
+    }),
+  idempotencyInProgress: () =>
+    new ServiceError(409, 'IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still running'),
+  idempotencyConflict: () =>
+    new ServiceError(
+      422,
+      'IDEMPOTENCY_CONFLICT',
+      'This Idempotency-Key was used with a different request; use a new key',
+    ),
   payloadTooLarge: (message: string) => new ServiceError(413, 'PAYLOAD_TOO_LARGE', message),
   unsupportedMediaType: (message: string) => new ServiceError(415, 'UNSUPPORTED_MEDIA_TYPE', message),
+  rateLimited: (resetUnixSeconds: number, retryAfterSeconds: number) =>
+    new ServiceError(429, 'RATE_LIMITED', 'Too many requests for this actor; retry later', {}, {
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(resetUnixSeconds),
+      'retry-after': String(retryAfterSeconds),
+    }),
   internal: () => new ServiceError(500, 'INTERNAL_ERROR', 'Internal server error'),
   databaseUnavailable: () => new ServiceError(503, 'POSTGRES_UNAVAILABLE', 'The database is unavailable'),
 } as const;
@@ -22,7 +59,10 @@ export const recordsErrorCatalogue: ErrorCatalogue = {
   fromFramework(failure) {
     switch (failure.kind) {
       case 'validation':
-        return RecordsErrors.validation(failure.message, { errors: failure.errors });
+        return RecordsErrors.validation(
+          failure.message,
+          failure.errors.map((error) => ({ field: error.path, reason: error.message })),
+        );
       case 'malformed-body':
         return RecordsErrors.validation(failure.message);
       case 'body-too-large':

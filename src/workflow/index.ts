@@ -20,10 +20,17 @@ import { registerMeRoutes } from './auth/me-routes.js';
 import { createDecoyHash } from './auth/passwords.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { bootstrapWorkflow } from './bootstrap.js';
+import { createEngine, registerEngineRoutes } from './engine/engine-service.js';
+import { registerDecisionRoutes } from './decisions/routes.js';
+import { DecisionService } from './decisions/service.js';
 import { workflowErrorCatalogue } from './errors.js';
 import { registerOperationsRoutes } from './operations/routes.js';
 import { OrgService } from './orgs/org-service.js';
 import { registerOrgRoutes } from './orgs/routes.js';
+import { createScriptSandbox } from './scripts/sandbox.js';
+import { pipelineElementName, pipelineExtension } from './scripts/bpmn-pipeline.js';
+import { pipelineWork } from './scripts/pipeline-work.js';
+import { registerScriptRoutes } from './scripts/routes.js';
 import { resolveJwtSigningKey } from './signing-key.js';
 import { registerUserRoutes } from './users/routes.js';
 import { UserService } from './users/user-service.js';
@@ -37,6 +44,8 @@ export interface WorkflowServiceDependencies {
   pool: Pool;
   logger: Logger;
   rateLimitStore: RateLimitStore;
+  /** The connection string of `pool`, for the LISTEN connection that wakes long-polling workers. */
+  databaseUrl: string;
   clock?: Clock;
 }
 
@@ -68,6 +77,13 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   const authenticator = new Authenticator(pool, jwt, hasher, lastUsed, clock);
   const limiter = new LoginLimiter(rateLimitStore, config.workflow.loginAttemptsPerMinute);
   const logins = new LoginService(pool, jwt, limiter, await createDecoyHash(), clock);
+  // Workers start on the first script step, so a service that never runs one does not pay for them.
+  const scripts = config.workflow.scripts;
+  const sandbox = createScriptSandbox({
+    poolSize: scripts.workers,
+    stepTimeoutMs: scripts.stepTimeoutMs,
+    limits: { rhai: scripts.rhai },
+  });
 
   const app = await createHttpServer({
     logger,
@@ -87,6 +103,20 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   registerApiKeyRoutes(app, new ApiKeyService(pool, hasher));
   registerUserRoutes(app, new UserService(pool));
   registerOrgRoutes(app, new OrgService(pool));
+  registerDecisionRoutes(app, new DecisionService(pool));
+  registerScriptRoutes(app, sandbox);
+  const engine = createEngine({
+    pool,
+    clock,
+    metrics,
+    logger,
+    databaseUrl: deps.databaseUrl,
+    config: config.workflow,
+    immediate: [pipelineWork(sandbox, clock)],
+    extensions: { [pipelineElementName]: pipelineExtension },
+  });
+  registerEngineRoutes(app, engine);
+  await engine.start();
   await app.ready();
   lastUsed.start();
 
@@ -95,7 +125,9 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     flushBackgroundWork: () => lastUsed.flush(),
     close: async () => {
       await app.close();
+      await engine.close();
       await lastUsed.stop();
+      await sandbox.close();
     },
   };
 }

@@ -58,6 +58,7 @@ export async function startTestWorkflow(
     pool: database.pool,
     logger: logs.logger,
     rateLimitStore,
+    databaseUrl: database.url,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const request: TestWorkflow['request'] = ({ method, url, token, body, headers }) =>

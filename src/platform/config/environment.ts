@@ -84,10 +84,50 @@ export const environmentSchema = Type.Object({
   WORKFLOW_BOOTSTRAP_ADMIN_ORG_SLUG: Type.Optional(
     Type.String({ description: 'Deprecated and ignored; a warning is logged when set' }),
   ),
+  WORKFLOW_ENGINE_MAX_STEPS: Type.Integer({
+    default: 1000,
+    minimum: 10,
+    maximum: 1_000_000,
+    description: 'Elements one token may enter in one transaction before it stops with an incident (a loop without a wait)',
+  }),
   WORKFLOW_LOGIN_ATTEMPTS_PER_MINUTE: Type.Integer({
     default: 10,
     minimum: 1,
     description: 'Failed-or-pending login attempts allowed per email and per client address per minute',
+  }),
+  WORKFLOW_SCRIPT_WORKERS: Type.Integer({
+    default: 2,
+    minimum: 1,
+    maximum: 64,
+    description: 'Worker threads of the script sandbox (Script Task steps and the script test endpoint)',
+  }),
+  WORKFLOW_SCRIPT_STEP_TIMEOUT_MS: Type.Integer({
+    default: 2000,
+    minimum: 10,
+    maximum: 600_000,
+    description: 'Wall-clock limit of one script step; its worker is then terminated and replaced',
+  }),
+  WORKFLOW_RHAI_MAX_OPERATIONS: Type.Integer({
+    default: 100_000,
+    minimum: 1,
+    description: 'Hard cap on operations per Rhai script',
+  }),
+  WORKFLOW_RHAI_MAX_CALL_LEVELS: Type.Integer({
+    default: 20,
+    minimum: 1,
+    maximum: 1000,
+    description: 'Rhai function-call depth',
+  }),
+  WORKFLOW_RHAI_MAX_EXPR_DEPTHS: Type.Integer({
+    default: 64,
+    minimum: 2,
+    maximum: 1000,
+    description: 'Rhai expression and statement nesting depth',
+  }),
+  WORKFLOW_RHAI_DISABLED_SYMBOLS: Type.String({
+    default: 'eval,print,debug',
+    pattern: '^\\s*[^,\\s]+(\\s*,\\s*[^,\\s]+)*\\s*$',
+    description: 'Comma-separated Rhai symbols that are a parse error; `eval` is always disabled',
   }),
   RECORDS_PORT: Type.Integer({
     default: 8081,
@@ -101,6 +141,44 @@ export const environmentSchema = Type.Object({
       description: 'Records database; embedded PostgreSQL database `records` when unset',
     }),
   ),
+  RECORDS_RESOURCES_DIR: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Folder of *.yaml resources; ./resources, or the bundled examples when that is missing',
+    }),
+  ),
+  RECORDS_JWT_ISSUER: Type.Optional(
+    Type.String({ minLength: 1, description: 'Required `iss` of records JWTs' }),
+  ),
+  RECORDS_JWT_AUDIENCE: Type.Optional(
+    Type.String({ minLength: 1, description: 'Required `aud` of records JWTs (not checked when unset)' }),
+  ),
+  RECORDS_JWT_SECRET: Type.Optional(
+    Type.String({ minLength: 32, description: 'HS256 key of records JWTs (at least 32 characters)' }),
+  ),
+  RECORDS_JWT_PUBLIC_KEY: Type.Optional(
+    Type.String({ minLength: 1, description: 'PEM public key (SPKI) verifying RS256 records JWTs' }),
+  ),
+  RECORDS_JWT_ROLES_CLAIM: Type.String({
+    default: 'roles',
+    minLength: 1,
+    description: 'JWT claim holding the actor roles (a list or a space-separated string)',
+  }),
+  RECORDS_RATE_LIMIT_PER_MINUTE: Type.Integer({
+    default: 1000,
+    minimum: 1,
+    description: 'Requests per minute per actor',
+  }),
+  RECORDS_SEARCH_RATE_LIMIT_PER_MINUTE: Type.Integer({
+    default: 100,
+    minimum: 1,
+    description: 'Search requests per minute per actor',
+  }),
+  RECORDS_ARCHIVE_RATE_LIMIT_PER_MINUTE: Type.Integer({
+    default: 50,
+    minimum: 1,
+    description: 'Archive queries per minute per actor',
+  }),
 });
 
 /** The environment after defaults and type conversion. */

@@ -27,12 +27,39 @@ export interface WorkflowConfig {
   readonly bootstrapAdminPassword: string | undefined;
   readonly bootstrapAdminOrgSlug: string | undefined;
   readonly loginAttemptsPerMinute: number;
+  readonly engineMaxSteps: number;
+  readonly scripts: ScriptsConfig;
+}
+
+/** Configuration of the script sandbox that runs Script Task pipelines (jq, FEEL, Rhai). */
+export interface ScriptsConfig {
+  /** Worker threads of the sandbox. */
+  readonly workers: number;
+  /** Wall-clock limit of one step in milliseconds. */
+  readonly stepTimeoutMs: number;
+  /** Rhai interpreter limits; `disabledSymbols` always contains `eval`. */
+  readonly rhai: {
+    readonly maxOperations: number;
+    readonly maxCallLevels: number;
+    readonly maxExprDepth: number;
+    readonly disabledSymbols: readonly string[];
+  };
 }
 
 /** Configuration of the records service. */
 export interface RecordsConfig {
   readonly port: number;
   readonly databaseUrl: string | undefined;
+  /** Folder of resource documents; undefined means `./resources`, else the bundled examples. */
+  readonly resourcesDir: string | undefined;
+  readonly jwt: {
+    readonly issuer: string | undefined;
+    readonly audience: string | undefined;
+    readonly secret: string | undefined;
+    readonly publicKey: string | undefined;
+    readonly rolesClaim: string;
+  };
+  readonly rateLimits: { readonly perMinute: number; readonly search: number; readonly archiveQuery: number };
 }
 
 /** Thrown at boot when a variable is invalid; the message names the variable. */
@@ -83,12 +110,45 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       bootstrapAdminPassword: env.WORKFLOW_BOOTSTRAP_ADMIN_PASSWORD,
       bootstrapAdminOrgSlug: env.WORKFLOW_BOOTSTRAP_ADMIN_ORG_SLUG,
       loginAttemptsPerMinute: env.WORKFLOW_LOGIN_ATTEMPTS_PER_MINUTE,
+      engineMaxSteps: env.WORKFLOW_ENGINE_MAX_STEPS,
+      scripts: {
+        workers: env.WORKFLOW_SCRIPT_WORKERS,
+        stepTimeoutMs: env.WORKFLOW_SCRIPT_STEP_TIMEOUT_MS,
+        rhai: {
+          maxOperations: env.WORKFLOW_RHAI_MAX_OPERATIONS,
+          maxCallLevels: env.WORKFLOW_RHAI_MAX_CALL_LEVELS,
+          maxExprDepth: env.WORKFLOW_RHAI_MAX_EXPR_DEPTHS,
+          disabledSymbols: disabledSymbolsOf(env.WORKFLOW_RHAI_DISABLED_SYMBOLS),
+        },
+      },
     },
     records: {
       port: env.RECORDS_PORT,
       databaseUrl: env.RECORDS_DATABASE_URL,
+      resourcesDir: env.RECORDS_RESOURCES_DIR,
+      jwt: {
+        issuer: env.RECORDS_JWT_ISSUER,
+        audience: env.RECORDS_JWT_AUDIENCE,
+        secret: env.RECORDS_JWT_SECRET,
+        publicKey: env.RECORDS_JWT_PUBLIC_KEY,
+        rolesClaim: env.RECORDS_JWT_ROLES_CLAIM,
+      },
+      rateLimits: {
+        perMinute: env.RECORDS_RATE_LIMIT_PER_MINUTE,
+        search: env.RECORDS_SEARCH_RATE_LIMIT_PER_MINUTE,
+        archiveQuery: env.RECORDS_ARCHIVE_RATE_LIMIT_PER_MINUTE,
+      },
     },
   });
+}
+
+// `eval` stays disabled whatever the list says (spec, Limits).
+function disabledSymbolsOf(list: string): string[] {
+  const symbols = list
+    .split(',')
+    .map((symbol) => symbol.trim())
+    .filter((symbol) => symbol !== '');
+  return [...new Set(['eval', ...symbols])];
 }
 
 function deepFreeze<T extends object>(value: T): T {

@@ -58,7 +58,9 @@ export type HistoryKind =
   | 'errorThrown'
   | 'incidentRaised'
   | 'incidentResolved'
-  | 'instanceEnded';
+  | 'instanceEnded'
+  /** Written by the driver: one step of a script pipeline (name, index, type, duration, status). */
+  | 'scriptStep';
 
 /** One history row; `data` depends on the kind (flow id, decision, variable names and values…). */
 export interface HistoryEntry {

@@ -1,0 +1,124 @@
+import Type from 'typebox';
+import type { Registry } from 'prom-client';
+import { buildInfo } from '../../platform/build-info.js';
+import type { Pool } from '../../platform/database/pool.js';
+import { publicRoute, type HttpServer } from '../../platform/http/index.js';
+import { buildOpenApi } from '../openapi/schema-openapi.js';
+import type { SchemaRegistry } from '../schemas/schema-registry.js';
+
+/** What the platform routes need. */
+export interface PlatformRouteDependencies {
+  pool: Pool;
+  registry: SchemaRegistry;
+  metrics: Registry;
+  /** True once the schema watcher has synced. */
+  isReady(): boolean;
+}
+
+const Probe = Type.Object({ status: Type.String(), database: Type.String(), schemas: Type.Optional(Type.String()) });
+
+/**
+ * `/api/version`, `/api/healthz`, `/api/readyz` (200 only after the first schema load), `/api/metrics`,
+ * `/api/openapi.json` (regenerated when the schemas change) and the schema listing `GET /api`.
+ */
+export function registerPlatformRoutes(app: HttpServer, deps: PlatformRouteDependencies): void {
+  const { pool, registry, metrics } = deps;
+  const databaseUp = () =>
+    pool.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
+  const probeSchema = { tags: ['platform'], response: { 200: Probe, 503: Probe } };
+  app.get(
+    '/api/healthz',
+    { ...publicRoute, schema: { ...probeSchema, summary: 'Load balancer probe' } },
+    async (_r, reply) =>
+      (await databaseUp())
+        ? { status: 'ok', database: 'ok' }
+        : reply.status(503).send({ status: 'unavailable', database: 'unreachable' }),
+  );
+  app.get(
+    '/api/readyz',
+    { ...publicRoute, schema: { ...probeSchema, summary: 'Ready once the schemas are loaded' } },
+    async (_r, reply) => {
+      const database = await databaseUp();
+      const ready = deps.isReady();
+      if (database && ready) return { status: 'ready', database: 'ok', schemas: 'synced' };
+      return reply.status(503).send({
+        status: 'not_ready',
+        database: database ? 'ok' : 'unreachable',
+        schemas: ready ? 'synced' : 'loading',
+      });
+    },
+  );
+  app.get(
+    '/api/version',
+    {
+      ...publicRoute,
+      schema: {
+        tags: ['platform'],
+        summary: 'Build information',
+        response: {
+          200: Type.Object({
+            client_version: Type.String(),
+            server_version: Type.String(),
+            build_date: Type.String(),
+            git_commit: Type.String(),
+          }),
+        },
+      },
+    },
+    () => buildInfo(),
+  );
+  app.get('/api/metrics', { ...publicRoute, schema: { hide: true } }, async (_r, reply) =>
+    reply.type(metrics.contentType).send(await metrics.metrics()),
+  );
+
+  let cached: { version: number; document: string } | undefined;
+  app.get('/api/openapi.json', { ...publicRoute, schema: { hide: true } }, (_r, reply) => {
+    if (cached?.version !== registry.version)
+      cached = {
+        version: registry.version,
+        document: JSON.stringify(buildOpenApi(app.swagger() as unknown as Record<string, unknown>, registry.all())),
+      };
+    return reply.type('application/json').send(cached.document);
+  });
+
+  app.get(
+    '/api',
+    {
+      schema: {
+        tags: ['platform'],
+        summary: 'Schemas served by this service',
+        security: [{ bearer: [] }, { apiKey: [] }],
+        response: {
+          200: Type.Object({
+            data: Type.Array(
+              Type.Object({
+                path: Type.String(),
+                displayName: Type.String(),
+                description: Type.String(),
+                fields: Type.Integer(),
+                hasTimeMachine: Type.Boolean(),
+                searchTier: Type.Integer(),
+              }),
+            ),
+            status: Type.String(),
+            requestId: Type.String(),
+          }),
+        },
+      },
+    },
+    (request) => {
+      const entries = registry.all().map(({ definition }) => ({
+        path: definition.path,
+        displayName: definition.displayName,
+        description: definition.description,
+        fields: definition.fields.length,
+        hasTimeMachine: definition.timeMachine,
+        searchTier: definition.searchTier,
+      }));
+      return { data: entries, status: 'success', requestId: request.id };
+    },
+  );
+}

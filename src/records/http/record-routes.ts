@@ -1,0 +1,165 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Pool } from '../../platform/database/pool.js';
+import type { HttpServer } from '../../platform/http/http-server.js';
+import type { AccessCheck } from '../auth/access-check.js';
+import { identityOf } from '../auth/request-identity.js';
+import { RecordsErrors } from '../errors.js';
+import { requestHash } from '../idempotency/request-hash.js';
+import type { CursorCodec } from '../records/cursor.js';
+import { parseListQuery } from '../records/list-query.js';
+import { parseQueryBody } from '../records/query-body.js';
+import { getRecord, insertRecord, patchRecord, softDeleteRecord } from '../records/record-repository.js';
+import { selectRecords, type RecordPage } from '../records/select-records.js';
+import type { SelectPlan } from '../records/select-plan.js';
+import type { WritePipeline, WriteRequest, WriteResult } from '../records/write-pipeline.js';
+import { uuidPattern } from '../schemas/identifiers.js';
+import type { CompiledSchema } from '../schemas/compiled-schema.js';
+import type { SchemaRegistry } from '../schemas/schema-registry.js';
+import type { Operation } from '../types.js';
+import { successBody } from './envelope.js';
+import { markOperation } from './operation-metrics.js';
+
+/** What the record routes need. */
+export interface RecordRouteDependencies {
+  pool: Pool;
+  registry: SchemaRegistry;
+  access: AccessCheck;
+  pipeline: WritePipeline;
+  cursors: CursorCodec;
+}
+
+interface SchemaParams {
+  org: string;
+  app: string;
+  domain: string;
+  object: string;
+  version: string;
+  id?: string;
+}
+
+const idempotencyKeyShape = /^[\x21-\x7e]{1,255}$/;
+const recordIdInJson = /^\{"id" ?: ?"([0-9a-f-]{36})"/;
+// Generated OpenAPI describes these routes per schema (see openapi/), so Fastify's is hidden.
+const hidden = { schema: { hide: true } } as const;
+
+/**
+ * The CRUD and query endpoints of every schema: `/api/{org}/{app}/{domain}/{object}/{version}`
+ * and `/{id}`, `/query` below it. Each request resolves its schema from the in-memory registry,
+ * passes the access check, then runs one statement.
+ */
+export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependencies): void {
+  const { registry, access, pipeline, cursors, pool } = deps;
+  const base = '/api/:org/:app/:domain/:object/:version';
+
+  const prepare = (request: FastifyRequest, operation: Operation, label: string): CompiledSchema => {
+    const p = request.params as SchemaParams;
+    const schema = registry.resolve(`${p.org}/${p.app}/${p.domain}/${p.object}/${p.version}`);
+    markOperation(request, schema.path, label);
+    access.authorize(identityOf(request), schema, operation);
+    return schema;
+  };
+  const recordId = (request: FastifyRequest, schema: CompiledSchema): string => {
+    const id = (request.params as SchemaParams).id ?? '';
+    if (!uuidPattern.test(id)) throw RecordsErrors.entityNotFound(schema.path, id.slice(0, 100));
+    return id.toLowerCase();
+  };
+  const idempotency = (request: FastifyRequest): WriteRequest['idempotency'] => {
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return undefined;
+    if (typeof key !== 'string' || !idempotencyKeyShape.test(key))
+      throw RecordsErrors.validation('Invalid Idempotency-Key', [
+        { field: 'Idempotency-Key', reason: 'must be 1 to 255 printable ASCII characters' },
+      ]);
+    return { key, hash: requestHash(request.method, request.url, request.body) };
+  };
+  const send = (reply: FastifyReply, result: WriteResult) => {
+    if (result.replayed) void reply.header('idempotent-replayed', 'true');
+    void reply.status(result.response.status);
+    if (result.response.status === 204) return reply.send();
+    return reply.type('application/json').send(result.response.body);
+  };
+  const sendPage = (reply: FastifyReply, request: FastifyRequest, plan: SelectPlan, page: RecordPage) => {
+    const pagination: Record<string, unknown> = { limit: plan.limit };
+    if (plan.offset !== undefined) Object.assign(pagination, { offset: plan.offset, total: page.total });
+    Object.assign(pagination, { cursor: page.cursor, has_more: page.hasMore });
+    return reply
+      .type('application/json')
+      .send(successBody(`[${page.rows.join(',')}]`, request.id, `,"pagination":${JSON.stringify(pagination)}`));
+  };
+
+  app.post(base, hidden, async (request, reply) => {
+    const schema = prepare(request, 'create', 'create');
+    const identity = identityOf(request);
+    const body = schema.validateCreate(request.body);
+    const result = await pipeline.run({
+      schema,
+      identity,
+      operation: 'create',
+      idempotency: idempotency(request),
+      execute: async (db) => {
+        const json = await insertRecord(db, schema, identity.actor_id, body);
+        return { recordId: recordIdInJson.exec(json)?.[1] ?? '', response: { status: 201, body: successBody(json, request.id) } };
+      },
+    });
+    return send(reply, result);
+  });
+
+  app.get(base, hidden, async (request, reply) => {
+    const schema = prepare(request, 'read', 'list');
+    const plan = parseListQuery(schema, request.query as Record<string, unknown>);
+    return sendPage(reply, request, plan, await selectRecords(pool, schema, plan, cursors));
+  });
+
+  app.post(`${base}/query`, hidden, async (request, reply) => {
+    const schema = prepare(request, 'read', 'query');
+    const plan = parseQueryBody(schema, request.body);
+    return sendPage(reply, request, plan, await selectRecords(pool, schema, plan, cursors));
+  });
+
+  app.get(`${base}/:id`, hidden, async (request, reply) => {
+    const schema = prepare(request, 'read', 'read');
+    const id = recordId(request, schema);
+    const json = await getRecord(pool, schema, id);
+    if (json === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
+    return reply.type('application/json').send(successBody(json, request.id));
+  });
+
+  app.patch(`${base}/:id`, hidden, async (request, reply) => {
+    const schema = prepare(request, 'update', 'update');
+    const identity = identityOf(request);
+    const id = recordId(request, schema);
+    const { version, ...changes } = schema.validatePatch(request.body);
+    if (Object.keys(changes).length === 0)
+      throw RecordsErrors.validation('Nothing to change', [{ field: '(body)', reason: 'name at least one field to change' }]);
+    const result = await pipeline.run({
+      schema,
+      identity,
+      operation: 'update',
+      idempotency: idempotency(request),
+      execute: async (db) => {
+        const outcome = await patchRecord(db, schema, identity.actor_id, id, version as number, changes);
+        if ('missing' in outcome) throw RecordsErrors.entityNotFound(schema.path, id);
+        if ('currentVersion' in outcome) throw RecordsErrors.optimisticLock(id, version as number, outcome.currentVersion);
+        return { recordId: id, response: { status: 200, body: successBody(outcome.updated, request.id) } };
+      },
+    });
+    return send(reply, result);
+  });
+
+  app.delete(`${base}/:id`, hidden, async (request, reply) => {
+    const schema = prepare(request, 'delete', 'delete');
+    const identity = identityOf(request);
+    const id = recordId(request, schema);
+    const result = await pipeline.run({
+      schema,
+      identity,
+      operation: 'delete',
+      idempotency: idempotency(request),
+      execute: async (db) => {
+        if (!(await softDeleteRecord(db, schema, identity.actor_id, id))) throw RecordsErrors.entityNotFound(schema.path, id);
+        return { recordId: id, response: { status: 204, body: '' } };
+      },
+    });
+    return send(reply, result);
+  });
+}

@@ -1,0 +1,34 @@
+import { pgErrorCode } from '../../platform/database/pool.js';
+import { RecordsErrors } from '../errors.js';
+import type { CompiledSchema } from '../schemas/compiled-schema.js';
+
+/**
+ * Turns constraint and data errors of a record statement into 4xx errors: a unique violation names
+ * its field; CHECK, NOT NULL and data exceptions (out of range, bad text) are 400s. Anything else is
+ * rethrown unchanged (database unavailable → 503, the rest → 500).
+ */
+export function mapRecordError(schema: CompiledSchema, error: unknown): unknown {
+  const code = pgErrorCode(error);
+  if (code === undefined) return error;
+  const detail = error as { constraint?: string; column?: string };
+  if (code === '23505') {
+    const constraint = detail.constraint ?? '';
+    const field = constraint.endsWith('_pkey') ? 'id' : (schema.uniqueIndexes.get(constraint) ?? 'unknown');
+    return RecordsErrors.uniqueViolation(field);
+  }
+  if (code === '23514') {
+    const field = [...schema.columns.keys()].find((name) => detail.constraint?.includes(`_${name}_check`));
+    return RecordsErrors.validation('A value is outside what the schema allows', [
+      { field: field ?? detail.constraint ?? 'unknown', reason: 'violates a constraint of the schema' },
+    ]);
+  }
+  if (code === '23502')
+    return RecordsErrors.validation('A required field is missing', [
+      { field: detail.column ?? 'unknown', reason: 'is required' },
+    ]);
+  if (code.startsWith('22'))
+    return RecordsErrors.validation('A value cannot be stored', [
+      { field: detail.column ?? '(value)', reason: 'is out of range or not representable' },
+    ]);
+  return error;
+}

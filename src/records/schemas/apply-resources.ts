@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import { withTransaction, type Pool } from '../../platform/database/pool.js';
+import type { Logger } from '../../platform/logging/logger.js';
+import { planChange } from '../ddl/plan-change.js';
+import { createStatements } from '../ddl/table-ddl.js';
+import type { RejectedDocument, ResourceDocument } from './resource-documents.js';
+import { validateSchemaDefinition } from './validate-definition.js';
+
+/** What applying a batch of documents did. */
+export interface ApplyReport {
+  /** `kind/name` of each created or changed resource. */
+  applied: string[];
+  unchanged: string[];
+  rejected: RejectedDocument[];
+}
+
+function contentHash(document: unknown): string {
+  return createHash('sha256').update(JSON.stringify(document)).digest('hex');
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Applies resource documents to the database: each SchemaDefinition creates its table or changes it
+ * additively (a destructive change is refused and says to publish a new version), then the
+ * document is stored. Each document commits on its own, so one bad document never affects the
+ * others or the schemas already serving. Other kinds are stored for the auth issue to enforce.
+ */
+export async function applyResources(pool: Pool, documents: ResourceDocument[], logger?: Logger): Promise<ApplyReport> {
+  const report: ApplyReport = { applied: [], unchanged: [], rejected: [] };
+  const seen = new Map<string, string>();
+  for (const resource of documents) {
+    let name = resource.name;
+    let ddl: (current: Record<string, unknown> | undefined) => { statements: string[]; online: string[] } = () => ({
+      statements: [],
+      online: [],
+    });
+    if (resource.kind === 'SchemaDefinition') {
+      const result = validateSchemaDefinition(resource.document.spec);
+      if (!result.ok) {
+        report.rejected.push(...result.problems.map((problem) => ({ source: resource.source, ...problem })));
+        continue;
+      }
+      const definition = result.definition;
+      name = definition.path;
+      ddl = (current) => {
+        if (!current) return { statements: createStatements(definition), online: [] };
+        const stored = validateSchemaDefinition(current.spec);
+        if (!stored.ok) return { statements: createStatements(definition), online: [] };
+        const plan = planChange(stored.definition, definition);
+        if (!plan.ok) throw new RefusedChange(plan.reasons);
+        return { statements: plan.statements, online: plan.onlineIndexes };
+      };
+    }
+    const key = `${resource.kind}/${name}`;
+    const earlier = seen.get(key);
+    if (earlier) {
+      report.rejected.push({ source: resource.source, path: 'spec', reason: `${key} is also defined in ${earlier}` });
+      continue;
+    }
+    seen.set(key, resource.source);
+    const hash = contentHash(resource.document);
+    try {
+      const outcome = await withTransaction(pool, async (client) => {
+        await client.query(`SELECT pg_advisory_xact_lock(hashtext('weft_records_apply'))`);
+        const { rows } = await client.query<{ document: Record<string, unknown>; content_hash: string }>(
+          `SELECT document, content_hash FROM records.resources WHERE kind = $1 AND name = $2`,
+          [resource.kind, name],
+        );
+        if (rows[0]?.content_hash === hash) return { changed: false, online: [] };
+        const { statements, online } = ddl(rows[0]?.document);
+        for (const sql of statements) await client.query(sql);
+        await client.query(
+          `INSERT INTO records.resources (kind, name, document, content_hash, source) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (kind, name) DO UPDATE SET document = EXCLUDED.document, content_hash = EXCLUDED.content_hash,
+             source = EXCLUDED.source, revision = nextval('records.resource_revisions'), applied_at = now()`,
+          [resource.kind, name, resource.document, hash, resource.source],
+        );
+        return { changed: true, online };
+      });
+      if (!outcome.changed) {
+        report.unchanged.push(key);
+        continue;
+      }
+      for (const sql of outcome.online) {
+        // Built outside the transaction so writes continue meanwhile.
+        await pool.query(sql).catch((error: unknown) =>
+          logger?.warn({ resource: key, err: errorText(error) }, 'an index could not be built online'),
+        );
+      }
+      report.applied.push(key);
+    } catch (error) {
+      const reasons = error instanceof RefusedChange ? error.reasons : [errorText(error)];
+      report.rejected.push(...reasons.map((reason) => ({ source: resource.source, path: 'spec', reason })));
+    }
+  }
+  return report;
+}
+
+class RefusedChange extends Error {
+  constructor(readonly reasons: string[]) {
+    super(reasons.join('; '));
+  }
+}

@@ -1,0 +1,252 @@
+import {
+  fieldTypes,
+  systemFields,
+  type FieldDefinition,
+  type FieldType,
+  type Operation,
+  type SchemaDefinition,
+} from '../types.js';
+import {
+  fieldNamePattern,
+  fitsIdentifier,
+  pgSchemaName,
+  pgTableName,
+  segmentPattern,
+  versionPattern,
+} from './identifiers.js';
+
+/** One reason a document was refused, at a path inside it. */
+export interface DocumentProblem {
+  path: string;
+  reason: string;
+}
+
+/** Outcome of validating a SchemaDefinition document. */
+export type DefinitionResult =
+  | { ok: true; definition: SchemaDefinition }
+  | { ok: false; problems: DocumentProblem[] };
+
+const operations: Operation[] = ['create', 'read', 'update', 'delete'];
+const fieldKeys = new Set([
+  'name',
+  'type',
+  'required',
+  'unique',
+  'default',
+  'enum',
+  'min',
+  'max',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'searchable',
+  'filterable',
+  'sortable',
+  'description',
+]);
+const maxFields = 200;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Validates `spec` of a `kind: SchemaDefinition` document; every problem is listed. */
+export function validateSchemaDefinition(spec: unknown): DefinitionResult {
+  const problems: DocumentProblem[] = [];
+  const problem = (path: string, reason: string) => problems.push({ path, reason });
+  if (!isRecord(spec)) return { ok: false, problems: [{ path: 'spec', reason: 'must be an object' }] };
+
+  const segment = (key: 'org' | 'app' | 'domain' | 'object'): string => {
+    const value = spec[key];
+    if (typeof value !== 'string' || !segmentPattern.test(value) || value.length > 40) {
+      problem(`spec.${key}`, 'must be lowercase letters and digits joined by single hyphens (at most 40)');
+      return '';
+    }
+    return value;
+  };
+  const org = segment('org');
+  const app = segment('app');
+  const domain = segment('domain');
+  const object = segment('object');
+  const version = typeof spec.version === 'string' ? spec.version : '';
+  if (!versionPattern.test(version)) problem('spec.version', 'must look like v1, v2, …');
+  if (problems.length === 0) {
+    if (!fitsIdentifier(pgSchemaName(org))) problem('spec.org', 'is too long for a Postgres schema name');
+    if (!fitsIdentifier(pgTableName(app, domain, object, version)))
+      problem('spec', 'app, domain, object and version together are too long for a table name (63)');
+  }
+
+  const text = (key: string, fallback: string): string => {
+    const value = spec[key];
+    if (value === undefined) return fallback;
+    if (typeof value !== 'string') problem(`spec.${key}`, 'must be a string');
+    return typeof value === 'string' ? value : fallback;
+  };
+  const displayName = text('displayName', object);
+  const description = text('description', '');
+  const timeMachine = spec.timeMachine ?? false;
+  if (typeof timeMachine !== 'boolean') problem('spec.timeMachine', 'must be a boolean');
+  const searchTier = spec.searchTier ?? 1;
+  if (searchTier !== 1 && searchTier !== 2 && searchTier !== 3) problem('spec.searchTier', 'must be 1, 2 or 3');
+
+  const fields: FieldDefinition[] = [];
+  if (!Array.isArray(spec.fields) || spec.fields.length === 0) {
+    problem('spec.fields', 'must be a non-empty list');
+  } else if (spec.fields.length > maxFields) {
+    problem('spec.fields', `must have at most ${maxFields} fields`);
+  } else {
+    const seen = new Set<string>();
+    spec.fields.forEach((raw: unknown, index) => {
+      const field = validateField(raw, `spec.fields[${index}]`, problem);
+      if (!field) return;
+      if (seen.has(field.name)) problem(`spec.fields[${index}].name`, `duplicates field ${field.name}`);
+      seen.add(field.name);
+      fields.push(field);
+    });
+  }
+
+  const access = spec.access ?? {};
+  if (!isRecord(access)) problem('spec.access', 'must be an object');
+  else if (access.roles !== undefined) {
+    if (!isRecord(access.roles)) problem('spec.access.roles', 'must map operations to role lists');
+    else
+      for (const [operation, roles] of Object.entries(access.roles)) {
+        if (!operations.includes(operation as Operation))
+          problem(`spec.access.roles.${operation}`, `is not one of ${operations.join(', ')}`);
+        else if (!Array.isArray(roles) || !roles.every((role) => typeof role === 'string'))
+          problem(`spec.access.roles.${operation}`, 'must be a list of role names');
+      }
+  }
+  if (spec.archive !== undefined && !isRecord(spec.archive)) problem('spec.archive', 'must be an object');
+
+  if (problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    definition: {
+      path: `${org}/${app}/${domain}/${object}/${version}`,
+      org,
+      app,
+      domain,
+      object,
+      version,
+      displayName,
+      description,
+      timeMachine: timeMachine as boolean,
+      searchTier: searchTier as number,
+      fields,
+      access: access as SchemaDefinition['access'],
+      ...(isRecord(spec.archive) ? { archive: spec.archive } : {}),
+    },
+  };
+}
+
+function validateField(
+  raw: unknown,
+  at: string,
+  problem: (path: string, reason: string) => void,
+): FieldDefinition | undefined {
+  if (!isRecord(raw)) {
+    problem(at, 'must be an object');
+    return undefined;
+  }
+  const before = { count: 0 };
+  const fail = (path: string, reason: string) => {
+    before.count += 1;
+    problem(`${at}.${path}`, reason);
+  };
+  for (const key of Object.keys(raw)) if (!fieldKeys.has(key)) fail(key, 'is not a field property');
+  const name = raw.name;
+  if (typeof name !== 'string' || !fieldNamePattern.test(name)) {
+    fail('name', 'must match ^[a-z][a-z0-9_]{0,62}$');
+  } else if ((systemFields as readonly string[]).includes(name)) {
+    fail('name', `${name} is a system field`);
+  }
+  const type = raw.type;
+  if (typeof type !== 'string' || !fieldTypes.includes(type as FieldType)) {
+    fail('type', `must be one of ${fieldTypes.join(', ')}`);
+  }
+  const flag = (key: string): boolean => {
+    const value = raw[key] ?? false;
+    if (typeof value !== 'boolean') fail(key, 'must be a boolean');
+    return value === true;
+  };
+  const optionalNumber = (key: string, integer: boolean): number | undefined => {
+    const value = raw[key];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+      fail(key, integer ? 'must be an integer' : 'must be a number');
+      return undefined;
+    }
+    return value;
+  };
+  const field: FieldDefinition = {
+    name: name as string,
+    type: type as FieldType,
+    required: flag('required'),
+    unique: flag('unique'),
+    searchable: flag('searchable'),
+    filterable: flag('filterable'),
+    sortable: flag('sortable'),
+  };
+  const min = optionalNumber('min', false);
+  const max = optionalNumber('max', false);
+  const minLength = optionalNumber('minLength', true);
+  const maxLength = optionalNumber('maxLength', true);
+  if (min !== undefined) field.min = min;
+  if (max !== undefined) field.max = max;
+  if (minLength !== undefined) field.minLength = minLength;
+  if (maxLength !== undefined) field.maxLength = maxLength;
+  if ((min !== undefined || max !== undefined) && type !== 'integer' && type !== 'number')
+    fail('min', 'min and max apply to integer and number fields');
+  if ((minLength !== undefined || maxLength !== undefined) && type !== 'string')
+    fail('minLength', 'minLength and maxLength apply to string fields');
+  if (min !== undefined && max !== undefined && min > max) fail('min', 'is greater than max');
+  if (raw.pattern !== undefined) {
+    if (type !== 'string' || typeof raw.pattern !== 'string') fail('pattern', 'applies to string fields only');
+    else {
+      try {
+        new RegExp(raw.pattern, 'u');
+        field.pattern = raw.pattern;
+      } catch {
+        fail('pattern', 'is not a valid regular expression');
+      }
+    }
+  }
+  if (type === 'enum') {
+    const values = raw.enum;
+    if (
+      !Array.isArray(values) ||
+      values.length === 0 ||
+      !values.every((value) => typeof value === 'string' && value.length > 0 && value.length <= 200)
+    )
+      fail('enum', 'an enum field needs a non-empty list of strings');
+    else field.enum = values as string[];
+  } else if (raw.enum !== undefined) fail('enum', 'applies to enum fields only');
+  if (type === 'json' && (field.unique || field.sortable)) fail('type', 'json fields cannot be unique or sortable');
+  if (raw.default !== undefined && before.count === 0) {
+    const reason = defaultProblem(field, raw.default);
+    if (reason) fail('default', reason);
+    else field.default = raw.default;
+  }
+  return before.count === 0 ? field : undefined;
+}
+
+function defaultProblem(field: FieldDefinition, value: unknown): string | undefined {
+  switch (field.type) {
+    case 'string':
+    case 'timestamp':
+    case 'date':
+    case 'uuid':
+      return typeof value === 'string' ? undefined : 'must be a string';
+    case 'enum':
+      return typeof value === 'string' && field.enum?.includes(value) ? undefined : 'must be one of the enum values';
+    case 'integer':
+      return Number.isInteger(value) ? undefined : 'must be an integer';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number';
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'must be a boolean';
+    case 'json':
+      return undefined;
+  }
+}

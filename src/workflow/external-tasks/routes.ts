@@ -1,0 +1,170 @@
+import Type from 'typebox';
+import type { HttpServer } from '../../platform/http/http-server.js';
+import { publicRoute } from '../../platform/http/route-config.js';
+import { ErrorBody, Uuid } from '../common-schemas.js';
+import type { Variables as JsonVariables } from '../engine/runtime/index.js';
+import type { ExternalTaskService } from './external-task-service.js';
+
+const WorkerId = Type.String({ minLength: 1, maxLength: 255 });
+// Bodies are parsed JSON, so their values are JSON values: the engine's Variables type.
+const Variables = Type.Record(Type.String({ maxLength: 255 }), Type.Unknown());
+const TaskParams = Type.Object({ id: Uuid });
+const LockedTask = Type.Object({
+  id: Uuid,
+  topic_name: Type.String(),
+  process_instance_id: Uuid,
+  activity_id: Type.String(),
+  variables: Type.Record(Type.String(), Type.Unknown()),
+  retries: Type.Integer(),
+  lock_expires_at: Type.String({ format: 'date-time' }),
+  org_id: Uuid,
+});
+const errors = { 400: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+const noContent = { 204: Type.Null(), ...errors };
+const maxLockMs = 24 * 3600 * 1000;
+
+/**
+ * The external task API of the interface decisions. Public at present, as the spec says:
+ * multi-tenant deployments restrict these paths at the network level.
+ */
+export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTaskService): void {
+  const tags = ['external-tasks'];
+
+  app.post(
+    '/api/v1/external-tasks/fetch-and-lock',
+    {
+      ...publicRoute,
+      schema: {
+        tags,
+        summary: 'Lock tasks of the given topics; long-polls with async_response_timeout_ms',
+        body: Type.Object(
+          {
+            worker_id: WorkerId,
+            max_tasks: Type.Integer({ minimum: 1, maximum: 100 }),
+            topics: Type.Array(
+              Type.Object(
+                {
+                  topic_name: Type.String({ minLength: 1, maxLength: 255 }),
+                  lock_duration_ms: Type.Integer({ minimum: 1, maximum: maxLockMs }),
+                },
+                { additionalProperties: false },
+              ),
+              { minItems: 1, maxItems: 50 },
+            ),
+            async_response_timeout_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 300_000 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Array(LockedTask), 400: ErrorBody },
+      },
+    },
+    async (request) => {
+      // A long poll ends early when the client goes away or the server shuts down.
+      const abort = new AbortController();
+      request.raw.once('close', () => abort.abort());
+      return service.fetchAndLock(request.body, abort.signal);
+    },
+  );
+
+  app.post(
+    '/api/v1/external-tasks/:id/complete',
+    {
+      ...publicRoute,
+      schema: {
+        tags,
+        summary: 'Complete a task locked by this worker',
+        params: TaskParams,
+        body: Type.Object({ worker_id: WorkerId, variables: Type.Optional(Variables) }, { additionalProperties: false }),
+        response: noContent,
+      },
+    },
+    async (request, reply) => {
+      await service.complete(request.params.id, request.body.worker_id, request.body.variables as JsonVariables | undefined);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/v1/external-tasks/:id/failure',
+    {
+      ...publicRoute,
+      schema: {
+        tags,
+        summary: 'Report a failed attempt; retries 0 raises an incident',
+        params: TaskParams,
+        body: Type.Object(
+          {
+            worker_id: WorkerId,
+            error_message: Type.String({ maxLength: 10_000 }),
+            retries: Type.Integer({ minimum: 0, maximum: 1000 }),
+            retry_timeout_ms: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000 }),
+          },
+          { additionalProperties: false },
+        ),
+        response: noContent,
+      },
+    },
+    async (request, reply) => {
+      await service.fail(request.params.id, request.body);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/v1/external-tasks/:id/bpmn-error',
+    {
+      ...publicRoute,
+      schema: {
+        tags,
+        summary: 'Throw a BPMN error: caught by a matching error boundary event, else an incident',
+        params: TaskParams,
+        body: Type.Object(
+          {
+            worker_id: WorkerId,
+            error_code: Type.String({ minLength: 1, maxLength: 255 }),
+            variables: Type.Optional(Variables),
+          },
+          { additionalProperties: false },
+        ),
+        response: noContent,
+      },
+    },
+    async (request, reply) => {
+      await service.bpmnError(request.params.id, { ...request.body, variables: request.body.variables as JsonVariables | undefined });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.patch(
+    '/api/v1/external-tasks/:id/lock',
+    {
+      ...publicRoute,
+      schema: {
+        tags,
+        summary: "Extend this worker's lock",
+        params: TaskParams,
+        body: Type.Object(
+          { worker_id: WorkerId, new_duration_ms: Type.Integer({ minimum: 1, maximum: maxLockMs }) },
+          { additionalProperties: false },
+        ),
+        response: noContent,
+      },
+    },
+    async (request, reply) => {
+      await service.extendLock(request.params.id, request.body.worker_id, request.body.new_duration_ms);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/api/v1/external-tasks/:id/lock',
+    {
+      ...publicRoute,
+      schema: { tags, summary: 'Unlock a task', params: TaskParams, response: noContent },
+    },
+    async (request, reply) => {
+      await service.unlock(request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,141 @@
+import { withTransaction, type Pool } from '../../platform/database/pool.js';
+import { requireOrgRole } from '../auth/authorization.js';
+import type { Identity, OrgRole } from '../auth/identity.js';
+import { findDefinition, findLatestEnabled } from '../deployments/definition-repository.js';
+import { findInstance, type InstanceRecord } from '../engine/driver/instance-repository.js';
+import type { InstanceDriver } from '../engine/driver/instance-driver.js';
+import type { EngineEvent, Variables } from '../engine/runtime/index.js';
+import { WorkflowErrors } from '../errors.js';
+import * as queries from './instance-queries.js';
+
+const readers: OrgRole[] = ['Developer', 'Operator', 'Reader'];
+
+/** Input of a manual start. */
+export interface StartRequest {
+  org_id: string;
+  process_key?: string | undefined;
+  definition_id?: string | undefined;
+  business_key?: string | undefined;
+  variables?: Variables | undefined;
+}
+
+/** An instance with what an operator needs to see. */
+export type InstanceDetail = InstanceRecord & {
+  active_element_ids: string[];
+  incidents: queries.IncidentRecord[];
+};
+
+/** Starting, listing, inspecting and steering process instances. */
+export class InstanceService {
+  constructor(
+    private readonly pool: Pool,
+    private readonly driver: InstanceDriver,
+  ) {}
+
+  /**
+   * Starts an instance of the latest enabled version of `process_key`, or of `definition_id`.
+   * Drafts and disabled versions never start (409). Runs synchronously until every token waits.
+   */
+  async start(identity: Identity, request: StartRequest): Promise<InstanceRecord> {
+    requireOrgRole(identity, request.org_id, ['Operator']);
+    const definition = await this.resolveDefinition(request);
+    const driven = await withTransaction(this.pool, (client) =>
+      this.driver.start(client, definition, {
+        variables: request.variables ?? {},
+        businessKey: request.business_key ?? null,
+      }),
+    );
+    return driven.instance;
+  }
+
+  /** A page of instances with the filter's total. */
+  async list(identity: Identity, filter: queries.InstanceFilter): Promise<{ items: InstanceRecord[]; total: number }> {
+    requireOrgRole(identity, filter.orgId, readers);
+    return queries.listInstances(this.pool, filter);
+  }
+
+  /** The instance with its variables, active elements and open incidents. */
+  async get(identity: Identity, id: string): Promise<InstanceDetail> {
+    const instance = await this.authorize(identity, id, readers);
+    const detail = await queries.instanceDetail(this.pool, id);
+    if (!detail) throw WorkflowErrors.notFound('No such process instance');
+    const active = Object.values(detail.engineState.tokens)
+      .filter((token) => token.phase !== 'active')
+      .map((token) => token.elementId);
+    return { ...instance, active_element_ids: [...new Set(active)].sort(), incidents: detail.incidents };
+  }
+
+  /** The ordered execution history. */
+  async history(identity: Identity, id: string): Promise<queries.HistoryRecord[]> {
+    await this.authorize(identity, id, readers);
+    return queries.instanceHistory(this.pool, id);
+  }
+
+  /** Cancels a running instance (Operator); an ended one is 409. */
+  cancel(identity: Identity, id: string): Promise<InstanceRecord> {
+    return this.steer(identity, id, [{ type: 'cancel' }]);
+  }
+
+  /** Resumes every open incident of the instance (Operator): failed jobs get their retries back. */
+  async retry(identity: Identity, id: string): Promise<InstanceRecord> {
+    await this.authorize(identity, id, ['Operator']);
+    return withTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ id: string }>(
+        'SELECT id FROM incidents WHERE process_instance_id = $1 AND resolved_at IS NULL ORDER BY created_at',
+        [id],
+      );
+      if (rows.length === 0) throw WorkflowErrors.conflict('The process instance has no open incident');
+      let instance: InstanceRecord | undefined;
+      for (const incident of rows) {
+        instance = (await this.driver.apply(client, id, { type: 'retryIncident', incidentId: incident.id })).instance;
+      }
+      if (!instance) throw new Error('unreachable: at least one incident was retried');
+      return instance;
+    });
+  }
+
+  /** Sets variables on the instance's root scope (Operator); recorded in the history. */
+  setVariables(identity: Identity, id: string, variables: Variables): Promise<InstanceRecord> {
+    return this.steer(identity, id, [{ type: 'setVariables', variables }]);
+  }
+
+  private async steer(identity: Identity, id: string, events: EngineEvent[]): Promise<InstanceRecord> {
+    await this.authorize(identity, id, ['Operator']);
+    return withTransaction(this.pool, async (client) => {
+      let instance: InstanceRecord | undefined;
+      for (const event of events) instance = (await this.driver.apply(client, id, event)).instance;
+      if (!instance) throw new Error('steer needs at least one event');
+      return instance;
+    });
+  }
+
+  private async authorize(identity: Identity, id: string, roles: OrgRole[]): Promise<InstanceRecord> {
+    const instance = await findInstance(this.pool, id);
+    if (!instance) throw WorkflowErrors.notFound('No such process instance');
+    requireOrgRole(identity, instance.org_id, roles);
+    return instance;
+  }
+
+  private async resolveDefinition(request: StartRequest) {
+    if (request.definition_id !== undefined) {
+      const definition = await findDefinition(this.pool, request.definition_id);
+      if (!definition || definition.org_id !== request.org_id) throw WorkflowErrors.notFound('No such deployment');
+      if (definition.draft) throw WorkflowErrors.conflict('A draft cannot start instances');
+      if (definition.disabled) throw WorkflowErrors.conflict(`Version ${definition.version} of ${definition.process_key} is disabled`);
+      if (request.process_key !== undefined && request.process_key !== definition.process_key) {
+        throw WorkflowErrors.validation('definition_id and process_key name different processes');
+      }
+      return definition;
+    }
+    if (request.process_key === undefined) throw WorkflowErrors.validation('Give process_key or definition_id');
+    const latest = await findLatestEnabled(this.pool, request.org_id, request.process_key);
+    if (latest) return latest;
+    const { rowCount } = await this.pool.query(
+      'SELECT 1 FROM process_definitions WHERE org_id = $1 AND process_key = $2 AND NOT draft',
+      [request.org_id, request.process_key],
+    );
+    throw rowCount
+      ? WorkflowErrors.conflict(`Every version of ${request.process_key} is disabled`)
+      : WorkflowErrors.notFound(`No deployed process with key ${request.process_key}`);
+  }
+}

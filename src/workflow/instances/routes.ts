@@ -1,0 +1,187 @@
+import Type from 'typebox';
+import type { HttpServer } from '../../platform/http/http-server.js';
+import { identityOf } from '../auth/request-identity.js';
+import { authenticatedErrors, bearerSecurity, ErrorBody, Uuid } from '../common-schemas.js';
+import type { Variables } from '../engine/runtime/index.js';
+import type { InstanceService } from './instance-service.js';
+
+const InstanceState = Type.Enum(['running', 'completed', 'cancelled', 'incident', 'terminated']);
+const JsonObject = Type.Record(Type.String({ maxLength: 255 }), Type.Unknown());
+const Instance = Type.Object({
+  id: Uuid,
+  counter: Type.Integer(),
+  process_key: Type.String(),
+  definition_id: Uuid,
+  state: InstanceState,
+  business_key: Type.Union([Type.String(), Type.Null()]),
+  variables: Type.Record(Type.String(), Type.Unknown()),
+  started_at: Type.String({ format: 'date-time' }),
+  ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+const InstanceDetail = Type.Object({
+  ...Instance.properties,
+  active_element_ids: Type.Array(Type.String()),
+  incidents: Type.Array(
+    Type.Object({
+      id: Uuid,
+      activity_id: Type.String(),
+      kind: Type.String(),
+      message: Type.String(),
+      created_at: Type.String(),
+    }),
+  ),
+});
+const HistoryEntry = Type.Object({
+  id: Type.Integer(),
+  kind: Type.String(),
+  element_id: Type.String(),
+  element_type: Type.String(),
+  token_id: Type.Union([Type.String(), Type.Null()]),
+  at: Type.String({ format: 'date-time' }),
+  data: Type.Record(Type.String(), Type.Unknown()),
+});
+const IdParams = Type.Object({ id: Uuid });
+const notFound = { 404: ErrorBody, 409: ErrorBody };
+
+/** Clamps the list limit to the spec's 1..500, defaulting to 100. */
+export function clampLimit(limit: number | undefined): number {
+  return Math.min(500, Math.max(1, limit ?? 100));
+}
+
+/** Process instances: start, list, detail, history, cancel, retry, variables. */
+export function registerInstanceRoutes(app: HttpServer, instances: InstanceService): void {
+  const tags = ['process-instances'];
+  const security = bearerSecurity;
+
+  app.post(
+    '/api/v1/process-instances',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Start an instance of the latest enabled version of a key, or of one version (Operator)',
+        body: Type.Object(
+          {
+            org_id: Uuid,
+            process_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+            definition_id: Type.Optional(Uuid),
+            business_key: Type.Optional(Type.String({ maxLength: 255 })),
+            variables: Type.Optional(JsonObject),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Instance, ...authenticatedErrors, ...notFound },
+      },
+    },
+    async (request, reply) => {
+      const { variables, ...rest } = request.body;
+      const instance = await instances.start(identityOf(request), { ...rest, variables: variables as Variables | undefined });
+      return reply.status(201).send(instance);
+    },
+  );
+
+  app.get(
+    '/api/v1/process-instances',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Instances of an organisation, newest first; the total is in X-Total-Count',
+        querystring: Type.Object({
+          org_id: Uuid,
+          definition_id: Type.Optional(Uuid),
+          process_key: Type.Optional(Type.String({ maxLength: 255 })),
+          state: Type.Optional(InstanceState),
+          business_key: Type.Optional(Type.String({ maxLength: 255 })),
+          limit: Type.Optional(Type.Integer({ description: 'default 100, clamped to 1..500' })),
+          offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+        }),
+        response: { 200: Type.Array(Instance), ...authenticatedErrors },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      const page = await instances.list(identityOf(request), {
+        orgId: query.org_id,
+        definitionId: query.definition_id,
+        processKey: query.process_key,
+        state: query.state,
+        businessKey: query.business_key,
+        limit: clampLimit(query.limit),
+        offset: query.offset ?? 0,
+      });
+      return reply.header('x-total-count', String(page.total)).send(page.items);
+    },
+  );
+
+  app.get(
+    '/api/v1/process-instances/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The instance with its variables, active element ids and open incidents',
+        params: IdParams,
+        response: { 200: InstanceDetail, ...authenticatedErrors, 404: ErrorBody },
+      },
+    },
+    (request) => instances.get(identityOf(request), request.params.id),
+  );
+
+  app.get(
+    '/api/v1/process-instances/:id/history',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Ordered execution history',
+        params: IdParams,
+        response: { 200: Type.Array(HistoryEntry), ...authenticatedErrors, 404: ErrorBody },
+      },
+    },
+    (request) => instances.history(identityOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/v1/process-instances/:id/cancel',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Cancel a running instance (Operator)',
+        params: IdParams,
+        response: { 200: Instance, ...authenticatedErrors, ...notFound },
+      },
+    },
+    (request) => instances.cancel(identityOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/v1/process-instances/:id/retry',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Resume every open incident: failed jobs get their retries back (Operator)',
+        params: IdParams,
+        response: { 200: Instance, ...authenticatedErrors, ...notFound },
+      },
+    },
+    (request) => instances.retry(identityOf(request), request.params.id),
+  );
+
+  app.patch(
+    '/api/v1/process-instances/:id/variables',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Set variables on the instance's root scope (Operator); recorded in the history",
+        params: IdParams,
+        body: Type.Object({ variables: JsonObject }, { additionalProperties: false }),
+        response: { 200: Instance, ...authenticatedErrors, ...notFound },
+      },
+    },
+    (request) => instances.setVariables(identityOf(request), request.params.id, request.body.variables as Variables),
+  );
+}

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './platform/config/index.js';
 import { createLogger, type Logger } from './platform/logging/logger.js';
 import { migrateServices, runServices, type ServiceName } from './runtime.js';
 import { buildInfo } from './platform/build-info.js';
+import { applyCommand, createApiKeyCommand } from './records/cli/records-commands.js';
 
 /** Runs services until SIGINT/SIGTERM, then shuts down cleanly; a second signal forces the exit. */
 async function serve(services: ServiceName[]): Promise<void> {
@@ -60,10 +61,41 @@ program
   .command('workflow')
   .description('run the workflow service')
   .action(() => serve(['workflow']));
-program
+const records = program
   .command('records')
-  .description('run the records service')
+  .description('run the records service (or manage it with a subcommand)')
   .action(() => serve(['records']));
+records
+  .command('apply')
+  .description('apply resource documents (a YAML file or a folder) to the records database')
+  .requiredOption('-f, --file <path>', 'YAML file or folder of resources')
+  .action(async (options: { file: string }) => {
+    const config = loadConfig(process.env);
+    const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+    const report = await applyCommand(config, logger, options.file);
+    for (const applied of report.applied) process.stdout.write(`applied ${applied}\n`);
+    for (const unchanged of report.unchanged) process.stdout.write(`unchanged ${unchanged}\n`);
+    for (const rejected of report.rejected)
+      process.stderr.write(`rejected ${rejected.source}: ${rejected.path}: ${rejected.reason}\n`);
+    if (report.rejected.length > 0) process.exitCode = 1;
+  });
+records
+  .command('api-key')
+  .description('manage records API keys')
+  .command('create')
+  .description('create an API key; its plaintext is printed once')
+  .requiredOption('--actor <actor>', 'actor id of the key')
+  .requiredOption('--roles <roles>', 'comma-separated roles')
+  .option('--ttl <duration>', 'lifetime, e.g. 30d, 12h')
+  .option('--allow <cidr...>', 'client address ranges allowed to use the key')
+  .action(async (options: { actor: string; roles: string; ttl?: string; allow?: string[] }) => {
+    const config = loadConfig(process.env);
+    const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+    const key = await createApiKeyCommand(config, logger, options);
+    process.stdout.write(
+      `${key.plaintext}\n(id ${key.id}${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}; shown once)\n`,
+    );
+  });
 program
   .command('migrate')
   .description('apply pending migrations of both services and exit')

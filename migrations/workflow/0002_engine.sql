@@ -48,10 +48,12 @@ CREATE INDEX process_instances_org_started_idx ON process_instances (org_id, sta
 CREATE INDEX process_instances_definition_idx ON process_instances (definition_id);
 CREATE INDEX process_instances_business_key_idx ON process_instances (org_id, business_key) WHERE business_key IS NOT NULL;
 
+-- Rows below reference their instance with a deferred foreign key: a start writes them before the
+-- instance row, whose counter is taken last so the key's counter row stays locked only until commit.
 CREATE TABLE external_tasks (
   id                  uuid PRIMARY KEY,
   org_id              uuid NOT NULL,
-  process_instance_id uuid NOT NULL REFERENCES process_instances (id) ON DELETE CASCADE,
+  process_instance_id uuid NOT NULL REFERENCES process_instances (id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
   activity_id         text NOT NULL,
   topic               text NOT NULL,
   variables           jsonb NOT NULL DEFAULT '{}',
@@ -69,7 +71,7 @@ CREATE INDEX external_tasks_instance_idx ON external_tasks (process_instance_id)
 CREATE TABLE user_tasks (
   id                  uuid PRIMARY KEY,
   org_id              uuid NOT NULL,
-  process_instance_id uuid NOT NULL REFERENCES process_instances (id) ON DELETE CASCADE,
+  process_instance_id uuid NOT NULL REFERENCES process_instances (id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
   activity_id         text NOT NULL,
   name                text,
   assignee            text,
@@ -83,7 +85,7 @@ CREATE INDEX user_tasks_instance_idx ON user_tasks (process_instance_id);
 CREATE TABLE incidents (
   id                  uuid PRIMARY KEY,
   org_id              uuid NOT NULL,
-  process_instance_id uuid NOT NULL REFERENCES process_instances (id) ON DELETE CASCADE,
+  process_instance_id uuid NOT NULL REFERENCES process_instances (id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
   activity_id         text NOT NULL,
   kind                text NOT NULL,
   wait_id             uuid,
@@ -96,7 +98,7 @@ CREATE INDEX incidents_open_idx ON incidents (org_id) WHERE resolved_at IS NULL;
 
 CREATE TABLE process_history (
   id                  bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  process_instance_id uuid NOT NULL REFERENCES process_instances (id) ON DELETE CASCADE,
+  process_instance_id uuid NOT NULL REFERENCES process_instances (id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
   kind                text NOT NULL,
   element_id          text NOT NULL,
   element_type        text NOT NULL,

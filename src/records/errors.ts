@@ -25,15 +25,25 @@ export const RecordsErrors = {
   schemaNotFound: (schemaPath: string) =>
     new ServiceError(404, 'SCHEMA_NOT_FOUND', `No schema ${schemaPath}`, { schema_path: schemaPath }),
   entityNotFound: (schemaPath: string, id: string) =>
-    new ServiceError(404, 'ENTITY_NOT_FOUND', `No record ${id} in ${schemaPath}`, { schema_path: schemaPath, id }),
-  uniqueViolation: (field: string) =>
-    new ServiceError(409, 'UNIQUE_CONSTRAINT_VIOLATION', `Another record already has this ${field}`, { field }),
-  optimisticLock: (id: string, expected: number, current: number) =>
-    new ServiceError(409, 'OPTIMISTIC_LOCK_FAILED', `Record ${id} is at version ${current}, not ${expected}`, {
+    new ServiceError(404, 'ENTITY_NOT_FOUND', `No record ${id} in ${schemaPath}`, {
+      schema_path: schemaPath,
       id,
-      expected_version: expected,
-      current_version: current,
     }),
+  uniqueViolation: (field: string) =>
+    new ServiceError(409, 'UNIQUE_CONSTRAINT_VIOLATION', `Another record already has this ${field}`, {
+      field,
+    }),
+  optimisticLock: (id: string, expected: number, current: number) =>
+    new ServiceError(
+      409,
+      'OPTIMISTIC_LOCK_FAILED',
+      `Record ${id} is at version ${current}, not ${expected}`,
+      {
+        id,
+        expected_version: expected,
+        current_version: current,
+      },
+    ),
   idempotencyInProgress: () =>
     new ServiceError(409, 'IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still running'),
   idempotencyConflict: () =>
@@ -45,11 +55,17 @@ export const RecordsErrors = {
   payloadTooLarge: (message: string) => new ServiceError(413, 'PAYLOAD_TOO_LARGE', message),
   unsupportedMediaType: (message: string) => new ServiceError(415, 'UNSUPPORTED_MEDIA_TYPE', message),
   rateLimited: (resetUnixSeconds: number, retryAfterSeconds: number) =>
-    new ServiceError(429, 'RATE_LIMITED', 'Too many requests for this actor; retry later', {}, {
-      'x-ratelimit-remaining': '0',
-      'x-ratelimit-reset': String(resetUnixSeconds),
-      'retry-after': String(retryAfterSeconds),
-    }),
+    new ServiceError(
+      429,
+      'RATE_LIMITED',
+      'Too many requests for this actor; retry later',
+      {},
+      {
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(resetUnixSeconds),
+        'retry-after': String(retryAfterSeconds),
+      },
+    ),
   internal: () => new ServiceError(500, 'INTERNAL_ERROR', 'Internal server error'),
   databaseUnavailable: () => new ServiceError(503, 'POSTGRES_UNAVAILABLE', 'The database is unavailable'),
 } as const;

@@ -13,6 +13,7 @@ import { JwtVerifier } from './auth/jwt-verifier.js';
 import { recordsErrorCatalogue } from './errors.js';
 import { ActorRateLimits } from './http/actor-rate-limits.js';
 import { installAuthentication } from './http/authentication-hook.js';
+import { mapConnectionErrors } from './http/connection-errors.js';
 import { instrumentOperations } from './http/operation-metrics.js';
 import { registerPlatformRoutes } from './http/platform-routes.js';
 import { registerRecordRoutes } from './http/record-routes.js';
@@ -69,7 +70,8 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const rateLimitStore = deps.rateLimitStore ?? createRateLimitStore(config.redisUrl, logger);
   const registry = new SchemaRegistry();
   const resources = resolveResourcesDir(config.records.resourcesDir);
-  if (resources.examples) logger.info({ directory: resources.directory }, 'no ./resources folder: serving the bundled examples');
+  if (resources.examples)
+    logger.info({ directory: resources.directory }, 'no ./resources folder: serving the bundled examples');
   const sync = new SchemaSync({
     pool,
     registry,
@@ -90,13 +92,25 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   instrumentOperations(app, metrics);
   const authenticator = new Authenticator(pool, new JwtVerifier(config.records.jwt), clock);
   installAuthentication(app, authenticator, new ActorRateLimits(rateLimitStore, config.records.rateLimits));
-  registerPlatformRoutes(app, { pool, registry, metrics, isReady: () => sync.isReady });
-  registerRecordRoutes(app, { pool, registry, access: deps.access ?? roleAccessCheck, pipeline, cursors });
+  await app.register((scope) => {
+    mapConnectionErrors(scope);
+    registerPlatformRoutes(scope, { pool, registry, metrics, isReady: () => sync.isReady });
+    registerRecordRoutes(scope, {
+      pool,
+      registry,
+      access: deps.access ?? roleAccessCheck,
+      pipeline,
+      cursors,
+    });
+    return Promise.resolve();
+  });
   await app.ready();
   await sync.start();
 
   const purge = setInterval(() => {
-    purgeExpiredIdempotencyKeys(pool).catch((error: unknown) => logger.warn({ err: error }, 'idempotency purge failed'));
+    purgeExpiredIdempotencyKeys(pool).catch((error: unknown) =>
+      logger.warn({ err: error }, 'idempotency purge failed'),
+    );
   }, 3_600_000);
   purge.unref();
   return {

@@ -23,6 +23,7 @@ import { bootstrapWorkflow } from './bootstrap.js';
 import { createEngine, registerEngineRoutes } from './engine/engine-service.js';
 import { registerDecisionRoutes } from './decisions/routes.js';
 import { DecisionService } from './decisions/service.js';
+import { decisionWork } from './decisions/decision-work.js';
 import { workflowErrorCatalogue } from './errors.js';
 import { registerOperationsRoutes } from './operations/routes.js';
 import { OrgService } from './orgs/org-service.js';
@@ -103,7 +104,8 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   registerApiKeyRoutes(app, new ApiKeyService(pool, hasher));
   registerUserRoutes(app, new UserService(pool));
   registerOrgRoutes(app, new OrgService(pool));
-  registerDecisionRoutes(app, new DecisionService(pool));
+  const decisions = new DecisionService(pool);
+  registerDecisionRoutes(app, decisions);
   registerScriptRoutes(app, sandbox);
   const engine = createEngine({
     pool,
@@ -112,7 +114,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     logger,
     databaseUrl: deps.databaseUrl,
     config: config.workflow,
-    immediate: [pipelineWork(sandbox, clock)],
+    immediate: [pipelineWork(sandbox, clock), decisionWork(decisions)],
     extensions: { [pipelineElementName]: pipelineExtension },
   });
   registerEngineRoutes(app, engine);

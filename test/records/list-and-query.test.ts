@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ordersPath, startRecordsApp, type RecordsTestApp } from './support/records-app.js';
+import type { Body } from './support/records-app.js';
 
 interface Page {
   data: Record<string, unknown>[];
@@ -32,17 +33,25 @@ describe('records list and query', () => {
   after(() => app.close());
 
   test('filters by equality and operators, sorts with - and +', async () => {
-    const page = await list('filter[status]=approved&filter[amount][gte]=100&filter[amount][lt]=400&sort=-amount');
+    const page = await list(
+      'filter[status]=approved&filter[amount][gte]=100&filter[amount][lt]=400&sort=-amount',
+    );
     const amounts = page.data.map((row) => row.amount);
     assert.deepEqual(amounts, [370, 320, 270, 220, 170, 120]);
     assert.ok(page.data.every((row) => row.status === 'approved'));
-    const inList = await list('filter[currency]=EUR&filter[status][in]=draft,received&sort=+po_number&limit=3');
+    const inList = await list(
+      'filter[currency]=EUR&filter[status][in]=draft,received&sort=+po_number&limit=3',
+    );
     // EUR are the even numbers; draft is n % 5 = 0 and received n % 5 = 3.
     assert.deepEqual(
       inList.data.map((row) => row.po_number),
       ['PO-000008', 'PO-000010', 'PO-000018'],
     );
-    assert.ok(inList.data.every((row) => row.currency === 'EUR' && ['draft', 'received'].includes(String(row.status))));
+    assert.ok(
+      inList.data.every(
+        (row) => row.currency === 'EUR' && ['draft', 'received'].includes(String(row.status)),
+      ),
+    );
     const missing = await list('filter[ordered_on][exists]=false&limit=1000');
     assert.equal(missing.data.length, 20);
     const ne = await list('filter[status][ne]=draft&limit=1000');
@@ -63,13 +72,16 @@ describe('records list and query', () => {
     const page = await list('filter[currency]=USD&sort=amount&limit=7&offset=14');
     assert.equal(page.pagination.total, 30);
     assert.equal(page.pagination.offset, 14);
-    assert.deepEqual(page.data.map((row) => row.amount), [290, 310, 330, 350, 370, 390, 410]);
+    assert.deepEqual(
+      page.data.map((row) => row.amount),
+      [290, 310, 330, 350, 370, 390, 410],
+    );
     const beyond = await list('limit=10&offset=200');
     assert.equal(beyond.pagination.total, 60);
     assert.deepEqual(beyond.data, []);
     const tooFar = await app.call('GET', `/api/${ordersPath}?limit=100&offset=950`);
     assert.equal(tooFar.statusCode, 400);
-    assert.match(tooFar.json().details.errors[0].reason, /cursor/);
+    assert.match(tooFar.json<Body>().details.errors[0]?.reason ?? '', /cursor/);
   });
 
   test('cursor pagination walks every row once, in order, with nullable sort keys', async () => {
@@ -78,7 +90,9 @@ describe('records list and query', () => {
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const page: Page = await list(`sort=${sort}&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const page: Page = await list(
+          `sort=${sort}&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         seen.push(...page.data.map((row) => String(row.po_number)));
         cursor = page.pagination.cursor;
         assert.equal(page.pagination.has_more, cursor !== null);
@@ -87,18 +101,28 @@ describe('records list and query', () => {
       assert.equal(seen.length, 60, sort);
       assert.equal(new Set(seen).size, 60, sort);
       const all = await list(`sort=${sort}&limit=1000`);
-      assert.deepEqual(seen, all.data.map((row) => String(row.po_number)), sort);
+      assert.deepEqual(
+        seen,
+        all.data.map((row) => String(row.po_number)),
+        sort,
+      );
     }
   });
 
   test('a cursor from another query, or tampered with, is 400', async () => {
     const page = await list('sort=amount&limit=5');
     const cursor = page.pagination.cursor!;
-    const other = await app.call('GET', `/api/${ordersPath}?sort=-amount&limit=5&cursor=${encodeURIComponent(cursor)}`);
+    const other = await app.call(
+      'GET',
+      `/api/${ordersPath}?sort=-amount&limit=5&cursor=${encodeURIComponent(cursor)}`,
+    );
     assert.equal(other.statusCode, 400);
-    assert.equal(other.json().code, 'VALIDATION_ERROR');
+    assert.equal(other.json<Body>().code, 'VALIDATION_ERROR');
     const flipped = cursor.slice(0, 5) + (cursor[5] === 'A' ? 'B' : 'A') + cursor.slice(6);
-    const tampered = await app.call('GET', `/api/${ordersPath}?sort=amount&limit=5&cursor=${encodeURIComponent(flipped)}`);
+    const tampered = await app.call(
+      'GET',
+      `/api/${ordersPath}?sort=amount&limit=5&cursor=${encodeURIComponent(flipped)}`,
+    );
     assert.equal(tampered.statusCode, 400);
     for (const junk of ['x', 'a.b', '...', '%00', 'e30.e30']) {
       const response = await app.call('GET', `/api/${ordersPath}?cursor=${encodeURIComponent(junk)}`);
@@ -124,7 +148,7 @@ describe('records list and query', () => {
     ]) {
       const response = await app.call('GET', `/api/${ordersPath}?${query}`);
       assert.equal(response.statusCode, 400, `${query}: ${response.body}`);
-      assert.equal(response.json().code, 'VALIDATION_ERROR');
+      assert.equal(response.json<Body>().code, 'VALIDATION_ERROR');
     }
   });
 
@@ -138,7 +162,12 @@ describe('records list and query', () => {
       where: {
         and: [
           { field: 'amount', op: 'gte', value: 100 },
-          { or: [{ field: 'status', op: 'eq', value: 'draft' }, { field: 'currency', value: 'EUR' }] },
+          {
+            or: [
+              { field: 'status', op: 'eq', value: 'draft' },
+              { field: 'currency', value: 'EUR' },
+            ],
+          },
           { not: { field: 'po_number', op: 'in', value: ['PO-000020', 'PO-000030'] } },
           { field: 'po_number', op: 'startsWith', value: 'PO-0000' },
           { field: 'amount', op: 'lte', value: 300 },
@@ -159,7 +188,12 @@ describe('records list and query', () => {
       where: {
         and: [
           { field: 'amount', op: 'gte', value: 100 },
-          { or: [{ field: 'status', op: 'eq', value: 'draft' }, { field: 'currency', value: 'EUR' }] },
+          {
+            or: [
+              { field: 'status', op: 'eq', value: 'draft' },
+              { field: 'currency', value: 'EUR' },
+            ],
+          },
           { not: { field: 'po_number', op: 'in', value: ['PO-000020', 'PO-000030'] } },
           { field: 'po_number', op: 'startsWith', value: 'PO-0000' },
           { field: 'amount', op: 'lte', value: 300 },
@@ -171,17 +205,42 @@ describe('records list and query', () => {
       cursor: result.pagination.cursor,
     });
     // 200 is PO-000020, excluded by the `not in`.
-    assert.deepEqual(next.data.map((row) => row.amount), [220, 180, 160, 150]);
+    assert.deepEqual(
+      next.data.map((row) => row.amount),
+      [220, 180, 160, 150],
+    );
     const contains = await query({ where: { field: 'po_number', op: 'contains', value: '00005' } });
-    assert.deepEqual(contains.data.map((row) => row.po_number).sort(), ['PO-000005', 'PO-000050', 'PO-000051', 'PO-000052', 'PO-000053', 'PO-000054', 'PO-000055', 'PO-000056', 'PO-000057', 'PO-000058', 'PO-000059']);
+    assert.deepEqual(contains.data.map((row) => row.po_number).sort(), [
+      'PO-000005',
+      'PO-000050',
+      'PO-000051',
+      'PO-000052',
+      'PO-000053',
+      'PO-000054',
+      'PO-000055',
+      'PO-000056',
+      'PO-000057',
+      'PO-000058',
+      'PO-000059',
+    ]);
     const ranges = await query({
-      where: { and: [{ field: 'amount', op: 'gt', value: 580 }, { field: 'ordered_on', op: 'exists', value: true }, { field: 'status', op: 'ne', value: 'x' }] },
+      where: {
+        and: [
+          { field: 'amount', op: 'gt', value: 580 },
+          { field: 'ordered_on', op: 'exists', value: true },
+          { field: 'status', op: 'ne', value: 'x' },
+        ],
+      },
       select: ['amount'],
       sort: [{ field: 'amount', direction: 'asc' }],
     });
     // 600 is n = 60, which has no ordered_on.
     assert.deepEqual(ranges.data, [{ amount: 590 }]);
-    const lt = await query({ where: { field: 'amount', op: 'lt', value: 30 }, select: ['amount'], sort: [{ field: 'amount' }] });
+    const lt = await query({
+      where: { field: 'amount', op: 'lt', value: 30 },
+      select: ['amount'],
+      sort: [{ field: 'amount' }],
+    });
     assert.deepEqual(lt.data, [{ amount: 10 }, { amount: 20 }]);
   });
 
@@ -197,11 +256,13 @@ describe('records list and query', () => {
       { sort: [{ field: 'amount', direction: 'sideways' }] },
       { limit: 'all' },
       { where: { field: 'po_number', op: 'startsWith', value: 5 }, extra: 1 },
-      { where: JSON.parse('{"not":'.repeat(20) + '{"field":"amount","value":1}' + '}'.repeat(20)) as unknown },
+      {
+        where: JSON.parse('{"not":'.repeat(20) + '{"field":"amount","value":1}' + '}'.repeat(20)) as unknown,
+      },
     ]) {
       const response = await app.call('POST', `/api/${ordersPath}/query`, { body });
       assert.equal(response.statusCode, 400, `${JSON.stringify(body)}: ${response.body}`);
-      assert.equal(response.json().code, 'VALIDATION_ERROR');
+      assert.equal(response.json<Body>().code, 'VALIDATION_ERROR');
     }
   });
 });

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { applyResources } from '../../src/records/schemas/apply-resources.js';
 import { parseResourceText } from '../../src/records/schemas/resource-documents.js';
 import { ordersPath, startRecordsApp, suppliersPath, type RecordsTestApp } from './support/records-app.js';
+import type { Body } from './support/records-app.js';
 
 const widgets = (fields: string, version = 'v1') => `apiVersion: weft.dev/v1
 kind: SchemaDefinition
@@ -38,15 +39,32 @@ describe('records schemas: load, validate, change, watch', () => {
     assert.equal((await app.service.app.inject({ url: '/api/readyz' })).statusCode, 200);
     const listing = await app.call('GET', '/api');
     assert.equal(listing.statusCode, 200);
-    const entries = listing.json().data as { path: string; fields: number; hasTimeMachine: boolean; searchTier: number }[];
-    assert.deepEqual(entries.map((entry) => entry.path), [ordersPath, suppliersPath]);
+    const entries = listing.json<{ data: unknown }>().data as {
+      path: string;
+      fields: number;
+      hasTimeMachine: boolean;
+      searchTier: number;
+    }[];
     assert.deepEqual(
-      { fields: entries[0]!.fields, hasTimeMachine: entries[0]!.hasTimeMachine, searchTier: entries[0]!.searchTier },
+      entries.map((entry) => entry.path),
+      [ordersPath, suppliersPath],
+    );
+    assert.deepEqual(
+      {
+        fields: entries[0]!.fields,
+        hasTimeMachine: entries[0]!.hasTimeMachine,
+        searchTier: entries[0]!.searchTier,
+      },
       { fields: 9, hasTimeMachine: true, searchTier: 1 },
     );
     const openapi = (await app.service.app.inject({ url: '/api/openapi.json' })).json() as {
       paths: Record<string, Record<string, unknown>>;
-      components: { schemas: Record<string, { properties: Record<string, { type?: string; format?: string; enum?: string[] }> }> };
+      components: {
+        schemas: Record<
+          string,
+          { properties: Record<string, { type?: string; format?: string; enum?: string[] }> }
+        >;
+      };
     };
     assert.ok(openapi.paths[`/api/${ordersPath}`]?.post);
     assert.ok(openapi.paths[`/api/${ordersPath}/{id}`]?.patch);
@@ -58,7 +76,12 @@ describe('records schemas: load, validate, change, watch', () => {
   });
 
   test('the table has typed columns, NOT NULL, defaults, CHECKs and indexes in its own Postgres schema', async () => {
-    const { rows: columns } = await app.database.pool.query(
+    const { rows: columns } = await app.database.pool.query<{
+      column_name: string;
+      data_type: string;
+      is_nullable: string;
+      column_default: string | null;
+    }>(
       `SELECT column_name, data_type, is_nullable, column_default FROM information_schema.columns
        WHERE table_schema = 'rec_acme' AND table_name = 'procurement__purchasing__purchase_orders__v1'`,
     );
@@ -74,10 +97,22 @@ describe('records schemas: load, validate, change, watch', () => {
         (error: { code: string }) => error.code,
       );
     const base = `INSERT INTO rec_acme.procurement__purchasing__purchase_orders__v1 (created_by, updated_by, po_number, supplier_id, currency, amount`;
-    assert.equal(await check(`${base}) VALUES ('t','t','PO-777777',gen_random_uuid(),'EUR',-1)`), '23514', 'min');
-    assert.equal(await check(`${base}) VALUES ('t','t','PO-77',gen_random_uuid(),'EUR',1)`), '23514', 'pattern');
-    assert.equal(await check(`${base}) VALUES ('t','t','PO-777778',gen_random_uuid(),'YEN',1)`), '23514', 'enum');
-    const { rows: indexes } = await app.database.pool.query(
+    assert.equal(
+      await check(`${base}) VALUES ('t','t','PO-777777',gen_random_uuid(),'EUR',-1)`),
+      '23514',
+      'min',
+    );
+    assert.equal(
+      await check(`${base}) VALUES ('t','t','PO-77',gen_random_uuid(),'EUR',1)`),
+      '23514',
+      'pattern',
+    );
+    assert.equal(
+      await check(`${base}) VALUES ('t','t','PO-777778',gen_random_uuid(),'YEN',1)`),
+      '23514',
+      'enum',
+    );
+    const { rows: indexes } = await app.database.pool.query<{ indexdef: string }>(
       `SELECT indexdef FROM pg_indexes WHERE schemaname = 'rec_acme' AND tablename = 'procurement__sourcing__suppliers__v1'`,
     );
     const definitions = indexes.map((index) => String(index.indexdef)).join('\n');
@@ -88,7 +123,9 @@ describe('records schemas: load, validate, change, watch', () => {
 
   test('a bad document is rejected with file, path and reason and the others keep serving', async () => {
     const parsed = parseResourceText(
-      widgets(`    - {name: Bad-Name, type: string}\n    - {name: price, type: money}\n    - {name: size, type: integer, min: 5, max: 1}`),
+      widgets(
+        `    - {name: Bad-Name, type: string}\n    - {name: price, type: money}\n    - {name: size, type: integer, min: 5, max: 1}`,
+      ),
       'widgets.yaml',
     );
     const report = await applyResources(app.database.pool, parsed.documents);
@@ -103,10 +140,20 @@ describe('records schemas: load, validate, change, watch', () => {
     assert.ok(report.rejected.every((rejected) => rejected.reason.length > 0));
     const broken = parseResourceText('apiVersion: weft.dev/v1\nkind: [oops', 'broken.yaml');
     assert.equal(broken.rejected[0]?.source, 'broken.yaml');
-    assert.equal(parseResourceText('apiVersion: other/v1\nkind: SchemaDefinition', 'x.yaml').rejected[0]?.path, 'apiVersion');
-    await writeFile(path.join(app.resourcesDir, 'zz-broken.yaml'), 'apiVersion: weft.dev/v1\nkind: SchemaDefinition\nspec: {org: 1}\n');
+    assert.equal(
+      parseResourceText('apiVersion: other/v1\nkind: SchemaDefinition', 'x.yaml').rejected[0]?.path,
+      'apiVersion',
+    );
+    await writeFile(
+      path.join(app.resourcesDir, 'zz-broken.yaml'),
+      'apiVersion: weft.dev/v1\nkind: SchemaDefinition\nspec: {org: 1}\n',
+    );
     const folder = await app.service.sync.syncFolder();
-    assert.ok(folder?.rejected.some((rejected) => rejected.source === 'zz-broken.yaml' && rejected.path === 'spec.org'));
+    assert.ok(
+      folder?.rejected.some(
+        (rejected) => rejected.source === 'zz-broken.yaml' && rejected.path === 'spec.org',
+      ),
+    );
     assert.equal((await app.call('GET', `/api/${ordersPath}`)).statusCode, 200);
   });
 
@@ -118,33 +165,52 @@ describe('records schemas: load, validate, change, watch', () => {
     assert.equal((await app.call('POST', url, { body: { title: 'a' } })).statusCode, 201);
     await writeFile(
       file,
-      widgets('    - {name: title, type: string, required: true, filterable: true}\n    - {name: colour, type: string, default: red}'),
+      widgets(
+        '    - {name: title, type: string, required: true, filterable: true}\n    - {name: colour, type: string, default: red}',
+      ),
     );
     const added = await app.service.sync.syncFolder();
     assert.deepEqual(added?.applied, ['SchemaDefinition/demo/shop/catalogue/widgets/v1']);
     const created = await app.call('POST', url, { body: { title: 'b' } });
-    assert.equal(created.json().data.colour, 'red');
-    assert.equal((await app.call('GET', `${url}?filter[title]=a`)).json().data.length, 1);
+    assert.equal(created.json<Body>().data.colour, 'red');
+    assert.equal((await app.call('GET', `${url}?filter[title]=a`)).json<Body>().data.length, 1);
     await writeFile(file, widgets('    - {name: title, type: integer, required: true}'));
     const refused = await app.service.sync.syncFolder();
-    const reasons = refused?.rejected.filter((rejected) => rejected.source === 'widgets.yaml').map((r) => r.reason) ?? [];
-    assert.ok(reasons.some((reason) => /removes field colour/.test(reason) && /publish it as v2/.test(reason)), reasons.join('\n'));
+    const reasons =
+      refused?.rejected.filter((rejected) => rejected.source === 'widgets.yaml').map((r) => r.reason) ?? [];
+    assert.ok(
+      reasons.some((reason) => /removes field colour/.test(reason) && /publish it as v2/.test(reason)),
+      reasons.join('\n'),
+    );
     assert.ok(reasons.some((reason) => /changes type of field title/.test(reason)));
-    assert.equal((await app.call('GET', `${url}?filter[title]=b`)).json().data[0].colour, 'red', 'v1 still serves');
+    assert.equal(
+      (await app.call('GET', `${url}?filter[title]=b`)).json<{ data: { colour: string }[] }>().data[0]
+        ?.colour,
+      'red',
+      'v1 still serves',
+    );
     await writeFile(file, widgets('    - {name: title, type: integer, required: true}', 'v2'));
     await app.service.sync.syncFolder();
-    assert.equal((await app.call('POST', '/api/demo/shop/catalogue/widgets/v2', { body: { title: 7 } })).statusCode, 201);
+    assert.equal(
+      (await app.call('POST', '/api/demo/shop/catalogue/widgets/v2', { body: { title: 7 } })).statusCode,
+      201,
+    );
   });
 
   test('a changed file is picked up by the watcher; OpenAPI is regenerated', async () => {
     const file = path.join(app.resourcesDir, 'suppliers.yaml');
     const text = await readFile(file, 'utf8');
-    await writeFile(file, text.replace('    - name: tags\n', '    - name: website\n      type: string\n    - name: tags\n'));
+    await writeFile(
+      file,
+      text.replace('    - name: tags\n', '    - name: website\n      type: string\n    - name: tags\n'),
+    );
     await until(async () => {
       const openapi = (await app.service.app.inject({ url: '/api/openapi.json' })).json() as {
         components: { schemas: Record<string, { properties: Record<string, unknown> }> };
       };
-      return 'website' in (openapi.components.schemas.AcmeProcurementSourcingSuppliersV1Record?.properties ?? {});
+      return (
+        'website' in (openapi.components.schemas.AcmeProcurementSourcingSuppliersV1Record?.properties ?? {})
+      );
     }, 'the new field in OpenAPI');
     const created = await app.call('POST', `/api/${suppliersPath}`, {
       body: { name: 'Acme Bolts', country: 'DE', website: 'https://bolts.example' },
@@ -156,8 +222,16 @@ describe('records schemas: load, validate, change, watch', () => {
     await app.call('GET', `/api/${ordersPath}`);
     await app.call('GET', `/api/${ordersPath}/00000000-0000-0000-0000-000000000000`);
     const text = (await app.service.app.inject({ url: '/api/metrics' })).body;
-    assert.match(text, new RegExp(`records_operations_total\\{schema="${ordersPath}",operation="list",outcome="success"[^}]*\\} \\d+`));
-    assert.match(text, new RegExp(`records_operations_total\\{schema="${ordersPath}",operation="read",outcome="rejected"`));
+    assert.match(
+      text,
+      new RegExp(
+        `records_operations_total\\{schema="${ordersPath}",operation="list",outcome="success"[^}]*\\} \\d+`,
+      ),
+    );
+    assert.match(
+      text,
+      new RegExp(`records_operations_total\\{schema="${ordersPath}",operation="read",outcome="rejected"`),
+    );
     assert.match(text, /records_operation_duration_seconds_bucket\{/);
   });
 });

@@ -88,7 +88,8 @@ export const environmentSchema = Type.Object({
     default: 1000,
     minimum: 10,
     maximum: 1_000_000,
-    description: 'Elements one token may enter in one transaction before it stops with an incident (a loop without a wait)',
+    description:
+      'Elements one token may enter in one transaction before it stops with an incident (a loop without a wait)',
   }),
   WORKFLOW_LOGIN_ATTEMPTS_PER_MINUTE: Type.Integer({
     default: 10,
@@ -169,12 +170,12 @@ export const environmentSchema = Type.Object({
     minimum: 1,
     description: 'Requests per minute per actor',
   }),
-  RECORDS_SEARCH_RATE_LIMIT_PER_MINUTE: Type.Integer({
+  RECORDS_SEARCH_RATE_LIMIT: Type.Integer({
     default: 100,
     minimum: 1,
     description: 'Search requests per minute per actor',
   }),
-  RECORDS_ARCHIVE_RATE_LIMIT_PER_MINUTE: Type.Integer({
+  RECORDS_ARCHIVE_RATE_LIMIT: Type.Integer({
     default: 50,
     minimum: 1,
     description: 'Archive queries per minute per actor',

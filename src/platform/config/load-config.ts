@@ -135,8 +135,8 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       },
       rateLimits: {
         perMinute: env.RECORDS_RATE_LIMIT_PER_MINUTE,
-        search: env.RECORDS_SEARCH_RATE_LIMIT_PER_MINUTE,
-        archiveQuery: env.RECORDS_ARCHIVE_RATE_LIMIT_PER_MINUTE,
+        search: env.RECORDS_SEARCH_RATE_LIMIT,
+        archiveQuery: env.RECORDS_ARCHIVE_RATE_LIMIT,
       },
     },
   });

@@ -49,9 +49,17 @@ export async function revokeApiKey(pool: Pool, id: string): Promise<boolean> {
  * The identity of a live key used from an allowed address, or null. Looked up on every request,
  * so revocation and expiry apply immediately.
  */
-export async function identityOfApiKey(pool: Pool, plaintext: string, address: string): Promise<Identity | null> {
+export async function identityOfApiKey(
+  pool: Pool,
+  plaintext: string,
+  address: string,
+): Promise<Identity | null> {
   if (!keyShape.test(plaintext)) return null;
-  const { rows } = await pool.query<{ actor_id: string; roles: string[]; attributes: Record<string, unknown> }>({
+  const { rows } = await pool.query<{
+    actor_id: string;
+    roles: string[];
+    attributes: Record<string, unknown>;
+  }>({
     name: 'records_api_key_identity',
     text: `SELECT actor_id, roles, attributes FROM records.api_keys
            WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())

@@ -27,12 +27,15 @@ export class JwtVerifier {
     if (remembered) return now.getTime() < remembered.expiresAt ? remembered.identity : null;
     if (token.length > 8192) return null;
     const payload = await this.check(token, now);
-    if (!payload || typeof payload.sub !== 'string' || payload.sub === '' || payload.exp === undefined) return null;
+    if (!payload || typeof payload.sub !== 'string' || payload.sub === '' || payload.exp === undefined)
+      return null;
     const identity: Identity = {
       actor_id: payload.sub,
       roles: rolesOf(payload[this.config.rolesClaim]),
       attributes:
-        typeof payload.attributes === 'object' && payload.attributes !== null && !Array.isArray(payload.attributes)
+        typeof payload.attributes === 'object' &&
+        payload.attributes !== null &&
+        !Array.isArray(payload.attributes)
           ? (payload.attributes as Record<string, unknown>)
           : {},
     };

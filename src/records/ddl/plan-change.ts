@@ -65,11 +65,16 @@ export function planChange(current: SchemaDefinition, next: SchemaDefinition): C
     };
   }
   const table = qualifiedTable(next);
-  const statements = added.map((field) => `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${columnDefinition(field)}`);
+  const statements = added.map(
+    (field) => `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${columnDefinition(field)}`,
+  );
   const before = new Map(indexesFor(current).map((index) => [index.name, index]));
   const after = new Map(indexesFor(next).map((index) => [index.name, index]));
   for (const name of before.keys())
-    if (!after.has(name)) statements.push(`DROP INDEX IF EXISTS ${quoteIdent(pgSchemaName(next.org))}.${quoteIdent(name)}`);
-  const onlineIndexes = [...after.values()].filter((index) => !before.has(index.name)).map((index) => concurrently(index.sql));
+    if (!after.has(name))
+      statements.push(`DROP INDEX IF EXISTS ${quoteIdent(pgSchemaName(next.org))}.${quoteIdent(name)}`);
+  const onlineIndexes = [...after.values()]
+    .filter((index) => !before.has(index.name))
+    .map((index) => concurrently(index.sql));
   return { ok: true, statements, onlineIndexes };
 }

@@ -82,12 +82,24 @@ export function indexesFor(definition: SchemaDefinition): IndexSpec[] {
   for (const field of definition.fields) {
     const column = quoteIdent(field.name);
     if (field.unique)
-      indexes.push({ name: indexName(table, 'unique', field.name), field: field.name, sql: `UNIQUE:(${column}) ${live}` });
+      indexes.push({
+        name: indexName(table, 'unique', field.name),
+        field: field.name,
+        sql: `UNIQUE:(${column}) ${live}`,
+      });
     if (field.type === 'json') {
       if (field.filterable)
-        indexes.push({ name: indexName(table, 'gin', field.name), field: field.name, sql: `GIN:(${column})` });
+        indexes.push({
+          name: indexName(table, 'gin', field.name),
+          field: field.name,
+          sql: `GIN:(${column})`,
+        });
     } else if ((field.filterable || field.sortable) && !field.unique) {
-      indexes.push({ name: indexName(table, 'btree', field.name), field: field.name, sql: `(${column}, id) ${live}` });
+      indexes.push({
+        name: indexName(table, 'btree', field.name),
+        field: field.name,
+        sql: `(${column}, id) ${live}`,
+      });
     }
   }
   return indexes.map((index) => ({ ...index, sql: renderIndex(index, qualified, false) }));

@@ -16,7 +16,11 @@ declare module 'fastify' {
  * Authenticates every non-public route (401 AUTH_INVALID_TOKEN), attaches the Identity, then counts
  * the request against the actor's rate limit. Unknown routes fall through to the 404 handler.
  */
-export function installAuthentication(app: HttpServer, authenticator: Authenticator, limits: ActorRateLimits): void {
+export function installAuthentication(
+  app: HttpServer,
+  authenticator: Authenticator,
+  limits: ActorRateLimits,
+): void {
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
     if (config.public === true || request.routeOptions.url === undefined) return;

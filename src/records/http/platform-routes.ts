@@ -15,7 +15,11 @@ export interface PlatformRouteDependencies {
   isReady(): boolean;
 }
 
-const Probe = Type.Object({ status: Type.String(), database: Type.String(), schemas: Type.Optional(Type.String()) });
+const Probe = Type.Object({
+  status: Type.String(),
+  database: Type.String(),
+  schemas: Type.Optional(Type.String()),
+});
 
 /**
  * `/api/version`, `/api/healthz`, `/api/readyz` (200 only after the first schema load), `/api/metrics`,
@@ -79,7 +83,9 @@ export function registerPlatformRoutes(app: HttpServer, deps: PlatformRouteDepen
     if (cached?.version !== registry.version)
       cached = {
         version: registry.version,
-        document: JSON.stringify(buildOpenApi(app.swagger() as unknown as Record<string, unknown>, registry.all())),
+        document: JSON.stringify(
+          buildOpenApi(app.swagger() as unknown as Record<string, unknown>, registry.all()),
+        ),
       };
     return reply.type('application/json').send(cached.document);
   });
@@ -90,7 +96,7 @@ export function registerPlatformRoutes(app: HttpServer, deps: PlatformRouteDepen
       schema: {
         tags: ['platform'],
         summary: 'Schemas served by this service',
-        security: [{ bearer: [] }, { apiKey: [] }],
+        security: [{ bearer: [] }],
         response: {
           200: Type.Object({
             data: Type.Array(

@@ -84,7 +84,9 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     Object.assign(pagination, { cursor: page.cursor, has_more: page.hasMore });
     return reply
       .type('application/json')
-      .send(successBody(`[${page.rows.join(',')}]`, request.id, `,"pagination":${JSON.stringify(pagination)}`));
+      .send(
+        successBody(`[${page.rows.join(',')}]`, request.id, `,"pagination":${JSON.stringify(pagination)}`),
+      );
   };
 
   app.post(base, hidden, async (request, reply) => {
@@ -98,7 +100,10 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
       idempotency: idempotency(request),
       execute: async (db) => {
         const json = await insertRecord(db, schema, identity.actor_id, body);
-        return { recordId: recordIdInJson.exec(json)?.[1] ?? '', response: { status: 201, body: successBody(json, request.id) } };
+        return {
+          recordId: recordIdInJson.exec(json)?.[1] ?? '',
+          response: { status: 201, body: successBody(json, request.id) },
+        };
       },
     });
     return send(reply, result);
@@ -130,7 +135,9 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     const id = recordId(request, schema);
     const { version, ...changes } = schema.validatePatch(request.body);
     if (Object.keys(changes).length === 0)
-      throw RecordsErrors.validation('Nothing to change', [{ field: '(body)', reason: 'name at least one field to change' }]);
+      throw RecordsErrors.validation('Nothing to change', [
+        { field: '(body)', reason: 'name at least one field to change' },
+      ]);
     const result = await pipeline.run({
       schema,
       identity,
@@ -139,7 +146,8 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
       execute: async (db) => {
         const outcome = await patchRecord(db, schema, identity.actor_id, id, version as number, changes);
         if ('missing' in outcome) throw RecordsErrors.entityNotFound(schema.path, id);
-        if ('currentVersion' in outcome) throw RecordsErrors.optimisticLock(id, version as number, outcome.currentVersion);
+        if ('currentVersion' in outcome)
+          throw RecordsErrors.optimisticLock(id, version as number, outcome.currentVersion);
         return { recordId: id, response: { status: 200, body: successBody(outcome.updated, request.id) } };
       },
     });
@@ -156,7 +164,8 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
       operation: 'delete',
       idempotency: idempotency(request),
       execute: async (db) => {
-        if (!(await softDeleteRecord(db, schema, identity.actor_id, id))) throw RecordsErrors.entityNotFound(schema.path, id);
+        if (!(await softDeleteRecord(db, schema, identity.actor_id, id)))
+          throw RecordsErrors.entityNotFound(schema.path, id);
         return { recordId: id, response: { status: 204, body: '' } };
       },
     });

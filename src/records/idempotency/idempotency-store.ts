@@ -34,7 +34,11 @@ export async function claimIdempotencyKey(
     [actor, key, hash],
   );
   if (claimed.rowCount === 1) return undefined;
-  const { rows } = await client.query<{ request_hash: string; response_status: number | null; response_body: string | null }>(
+  const { rows } = await client.query<{
+    request_hash: string;
+    response_status: number | null;
+    response_body: string | null;
+  }>(
     `SELECT request_hash, response_status, response_body FROM records.idempotency_keys WHERE actor_id = $1 AND key = $2`,
     [actor, key],
   );

@@ -15,11 +15,19 @@ const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: ref('RecordsError') } },
 });
-const json = (schema: Json, description: string) => ({ description, content: { 'application/json': { schema } } });
+const json = (schema: Json, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 const envelope = (data: Json, extra: Json = {}): Json => ({
   type: 'object',
   required: ['data', 'status', 'requestId'],
-  properties: { data, ...extra, status: { type: 'string', enum: ['success'] }, requestId: { type: 'string' } },
+  properties: {
+    data,
+    ...extra,
+    status: { type: 'string', enum: ['success'] },
+    requestId: { type: 'string' },
+  },
 });
 
 function recordSchema(schema: CompiledSchema): Json {
@@ -36,7 +44,11 @@ function recordSchema(schema: CompiledSchema): Json {
     const base = fieldJsonSchema(field);
     properties[field.name] = field.required || field.type === 'json' ? base : { ...base, nullable: true };
   }
-  return { type: 'object', required: ['id', 'created_at', 'created_by', 'updated_at', 'updated_by', 'version'], properties };
+  return {
+    type: 'object',
+    required: ['id', 'created_at', 'created_by', 'updated_at', 'updated_by', 'version'],
+    properties,
+  };
 }
 
 /** OpenAPI 3.0 has `nullable`, not `anyOf [x, null]`; rewrite the request schemas for it. */
@@ -53,12 +65,22 @@ function pathsFor(schema: CompiledSchema, name: string): Json {
   const tag = schema.path;
   const security = [{ bearer: [] }, { apiKey: [] }];
   const pathParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
-  const idempotency = { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } };
+  const idempotency = {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', maxLength: 255 },
+  };
   const listParameters = [
     { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
     { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0 } },
     { name: 'cursor', in: 'query', schema: { type: 'string' } },
-    { name: 'sort', in: 'query', schema: { type: 'string' }, description: 'Comma-separated sortable fields; prefix - for descending' },
+    {
+      name: 'sort',
+      in: 'query',
+      schema: { type: 'string' },
+      description: 'Comma-separated sortable fields; prefix - for descending',
+    },
     ...[...schema.columns.values()]
       .filter((column) => column.filterable)
       .map((column) => ({
@@ -68,7 +90,12 @@ function pathsFor(schema: CompiledSchema, name: string): Json {
         description: `Equality on ${column.name}; filter[${column.name}][op] with op gt, lt, gte, lte, ne, in, exists`,
       })),
   ];
-  const common = { '401': errorResponse('Invalid token'), '403': errorResponse('Access denied'), '404': errorResponse('Not found'), '429': errorResponse('Rate limited') };
+  const common = {
+    '401': errorResponse('Invalid token'),
+    '403': errorResponse('Access denied'),
+    '404': errorResponse('Not found'),
+    '429': errorResponse('Rate limited'),
+  };
   const page = envelope({ type: 'array', items: ref(`${name}Record`) }, { pagination: ref('Pagination') });
   return {
     [`/api/${schema.path}`]: {
@@ -93,7 +120,11 @@ function pathsFor(schema: CompiledSchema, name: string): Json {
         operationId: `list${name}`,
         security,
         parameters: listParameters,
-        responses: { '200': json(page, 'A page of records'), '400': errorResponse('Invalid parameters'), ...common },
+        responses: {
+          '200': json(page, 'A page of records'),
+          '400': errorResponse('Invalid parameters'),
+          ...common,
+        },
       },
     },
     [`/api/${schema.path}/query`]: {
@@ -103,7 +134,11 @@ function pathsFor(schema: CompiledSchema, name: string): Json {
         operationId: `query${name}`,
         security,
         requestBody: { required: true, content: { 'application/json': { schema: ref('Query') } } },
-        responses: { '200': json(page, 'Matching records'), '400': errorResponse('Invalid query'), ...common },
+        responses: {
+          '200': json(page, 'Matching records'),
+          '400': errorResponse('Invalid query'),
+          ...common,
+        },
       },
     },
     [`/api/${schema.path}/{id}`]: {
@@ -121,7 +156,10 @@ function pathsFor(schema: CompiledSchema, name: string): Json {
         parameters: [pathParam, idempotency],
         requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Patch`) } } },
         responses: {
-          '200': json(envelope({ type: 'object', additionalProperties: true }), 'Changed fields, version, updated_at, updated_by'),
+          '200': json(
+            envelope({ type: 'object', additionalProperties: true }),
+            'Changed fields, version, updated_at, updated_by',
+          ),
           '400': errorResponse('Validation failed'),
           '409': errorResponse('Version mismatch or unique value exists'),
           ...common,
@@ -162,11 +200,18 @@ const sharedComponents: Json = {
   Query: {
     type: 'object',
     properties: {
-      where: { type: 'object', additionalProperties: true, description: '{field, op, value} or {and|or: [...]} or {not: {...}}' },
+      where: {
+        type: 'object',
+        additionalProperties: true,
+        description: '{field, op, value} or {and|or: [...]} or {not: {...}}',
+      },
       select: { type: 'array', items: { type: 'string' } },
       sort: {
         type: 'array',
-        items: { type: 'object', properties: { field: { type: 'string' }, direction: { type: 'string', enum: ['asc', 'desc'] } } },
+        items: {
+          type: 'object',
+          properties: { field: { type: 'string' }, direction: { type: 'string', enum: ['asc', 'desc'] } },
+        },
       },
       limit: { type: 'integer', minimum: 1, maximum: 1000 },
       cursor: { type: 'string' },

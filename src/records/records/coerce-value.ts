@@ -5,7 +5,8 @@ import type { ColumnInfo } from '../schemas/compiled-schema.js';
 const integerText = /^-?\d{1,18}$/;
 const numberText = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 const dateText = /^\d{4}-\d{2}-\d{2}$/;
-const timestampText = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+const timestampText =
+  /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
 
 function bad(field: string, reason: string): never {
   throw RecordsErrors.validation(`Invalid value for ${field}`, [{ field, reason }]);
@@ -17,7 +18,12 @@ function bad(field: string, reason: string): never {
  * not fit is a 400 here, not a database error later.
  */
 export function coerceValue(column: ColumnInfo, value: unknown, at = column.name): string {
-  const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+  const text =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : undefined;
   if (column.type === 'json') return JSON.stringify(value);
   if (text === undefined) return bad(at, `must be a ${column.type} value`);
   if (text.includes('\u0000')) return bad(at, 'must not contain NUL characters');
@@ -31,7 +37,9 @@ export function coerceValue(column: ColumnInfo, value: unknown, at = column.name
     case 'uuid':
       return uuidPattern.test(text) ? text : bad(at, 'must be a UUID');
     case 'date':
-      return dateText.test(text) && !Number.isNaN(Date.parse(text)) ? text : bad(at, 'must be a date (YYYY-MM-DD)');
+      return dateText.test(text) && !Number.isNaN(Date.parse(text))
+        ? text
+        : bad(at, 'must be a date (YYYY-MM-DD)');
     case 'timestamp':
       return timestampText.test(text) && !Number.isNaN(Date.parse(text.replace(' ', 'T')))
         ? text

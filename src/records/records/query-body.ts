@@ -29,7 +29,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function parseQueryBody(schema: CompiledSchema, body: unknown): SelectPlan {
   if (!isRecord(body)) return fail('(body)', 'must be a JSON object');
   for (const key of Object.keys(body))
-    if (!['where', 'select', 'sort', 'limit', 'cursor'].includes(key)) fail(key.slice(0, 100), 'is not a query property');
+    if (!['where', 'select', 'sort', 'limit', 'cursor'].includes(key))
+      fail(key.slice(0, 100), 'is not a query property');
   let count = 0;
   const condition = (raw: unknown, at: string, depth: number): Condition => {
     if (depth > maxDepth) return fail(at, `conditions nest at most ${maxDepth} deep`);
@@ -39,18 +40,30 @@ export function parseQueryBody(schema: CompiledSchema, body: unknown): SelectPla
     if (keys.length === 1 && (keys[0] === 'and' || keys[0] === 'or')) {
       const kind = keys[0];
       const items = raw[kind];
-      if (!Array.isArray(items) || items.length === 0) return fail(`${at}.${kind}`, 'must be a non-empty list');
-      return { kind, items: items.map((item, index) => condition(item, `${at}.${kind}[${index}]`, depth + 1)) };
+      if (!Array.isArray(items) || items.length === 0)
+        return fail(`${at}.${kind}`, 'must be a non-empty list');
+      return {
+        kind,
+        items: items.map((item, index) => condition(item, `${at}.${kind}[${index}]`, depth + 1)),
+      };
     }
-    if (keys.length === 1 && keys[0] === 'not') return { kind: 'not', item: condition(raw.not, `${at}.not`, depth + 1) };
-    for (const key of keys) if (!['field', 'op', 'value'].includes(key)) fail(`${at}.${key.slice(0, 100)}`, 'is not a condition property');
+    if (keys.length === 1 && keys[0] === 'not')
+      return { kind: 'not', item: condition(raw.not, `${at}.not`, depth + 1) };
+    for (const key of keys)
+      if (!['field', 'op', 'value'].includes(key))
+        fail(`${at}.${key.slice(0, 100)}`, 'is not a condition property');
     if (typeof raw.field !== 'string') return fail(`${at}.field`, 'must be a field name');
     const op = raw.op ?? 'eq';
     if (typeof op !== 'string' || !(comparisonOperators as readonly string[]).includes(op))
       return fail(`${at}.op`, `must be one of ${comparisonOperators.join(', ')}`);
     if (!('value' in raw) && op !== 'exists') return fail(`${at}.value`, 'is required');
     const column = columnFor(schema, raw.field, 'filter', `${at}.field`);
-    return comparison(column, op as ComparisonOperator, op === 'exists' ? (raw.value ?? true) : raw.value, `${at}.value`);
+    return comparison(
+      column,
+      op as ComparisonOperator,
+      op === 'exists' ? (raw.value ?? true) : raw.value,
+      `${at}.value`,
+    );
   };
   const plan: SelectPlan = { where: [], sort: [], limit: parseLimit(body.limit) };
   if (body.where !== undefined) plan.where.push(condition(body.where, 'where', 0));
@@ -60,19 +73,25 @@ export function parseQueryBody(schema: CompiledSchema, body: unknown): SelectPla
     plan.select = [
       ...new Set(
         body.select.map((name, index) =>
-          typeof name === 'string' ? columnFor(schema, name, 'select', `select[${index}]`) : fail(`select[${index}]`, 'must be a field name'),
+          typeof name === 'string'
+            ? columnFor(schema, name, 'select', `select[${index}]`)
+            : fail(`select[${index}]`, 'must be a field name'),
         ),
       ),
     ];
   }
   if (body.sort !== undefined) {
-    if (!Array.isArray(body.sort) || body.sort.length > 10) return fail('sort', 'must be a list of at most 10 sort keys');
+    if (!Array.isArray(body.sort) || body.sort.length > 10)
+      return fail('sort', 'must be a list of at most 10 sort keys');
     plan.sort = body.sort.map((raw, index): SortKey => {
       const at = `sort[${index}]`;
       if (!isRecord(raw) || typeof raw.field !== 'string') return fail(at, 'must be {field, direction}');
       const direction = raw.direction ?? 'asc';
       if (direction !== 'asc' && direction !== 'desc') return fail(`${at}.direction`, 'must be asc or desc');
-      return { column: columnFor(schema, raw.field, 'sort', `${at}.field`), descending: direction === 'desc' };
+      return {
+        column: columnFor(schema, raw.field, 'sort', `${at}.field`),
+        descending: direction === 'desc',
+      };
     });
   }
   if (body.cursor !== undefined) {

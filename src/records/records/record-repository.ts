@@ -43,7 +43,11 @@ export async function insertRecord(
 }
 
 /** A live record's JSON, or undefined. */
-export async function getRecord(db: Queryable, schema: CompiledSchema, id: string): Promise<string | undefined> {
+export async function getRecord(
+  db: Queryable,
+  schema: CompiledSchema,
+  id: string,
+): Promise<string | undefined> {
   const text = `SELECT ${schema.recordJson}::text AS j FROM ${schema.table} WHERE id = $1 AND deleted_at IS NULL`;
   const { rows } = await run(db, schema, statement(text, [id]));
   return rows[0]?.j;
@@ -68,11 +72,19 @@ export async function patchRecord(
   const params = new SqlParams();
   const idParam = params.add(id, 'uuid');
   const versionParam = params.add(version, 'integer');
-  const assignments = [`updated_by = ${params.add(actor, 'text')}`, 'updated_at = now()', 'version = version + 1'];
+  const assignments = [
+    `updated_by = ${params.add(actor, 'text')}`,
+    'updated_at = now()',
+    'version = version + 1',
+  ];
   const names = Object.keys(changes);
-  for (const name of names) assignments.push(`${quoteIdent(name)} = ${writeValue(schema, name, changes[name], params)}`);
+  for (const name of names)
+    assignments.push(`${quoteIdent(name)} = ${writeValue(schema, name, changes[name], params)}`);
   const output = jsonObjectSql(
-    ['id', ...names, 'version', 'updated_at', 'updated_by'].map((name) => [name, columnJsonSql(schema.columns.get(name)!)]),
+    ['id', ...names, 'version', 'updated_at', 'updated_by'].map((name) => [
+      name,
+      columnJsonSql(schema.columns.get(name)!),
+    ]),
   );
   const text = `UPDATE ${schema.table} SET ${assignments.join(', ')} WHERE id = ${idParam} AND version = ${versionParam} AND deleted_at IS NULL RETURNING ${output}::text AS j`;
   const { rows } = await run(db, schema, statement(text, params.values));

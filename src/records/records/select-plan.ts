@@ -23,7 +23,12 @@ export type ComparisonOperator = (typeof comparisonOperators)[number];
 export type Condition =
   | { kind: 'and' | 'or'; items: Condition[] }
   | { kind: 'not'; item: Condition }
-  | { kind: 'compare'; column: ColumnInfo; operator: ComparisonOperator; value: string | string[] | boolean | null };
+  | {
+      kind: 'compare';
+      column: ColumnInfo;
+      operator: ComparisonOperator;
+      value: string | string[] | boolean | null;
+    };
 
 /** One sort key. */
 export interface SortKey {
@@ -51,7 +56,12 @@ function fail(field: string, reason: string, message = `Invalid ${field}`): neve
 }
 
 /** The column `name`, which must exist and allow `use`. */
-export function columnFor(schema: CompiledSchema, name: string, use: 'filter' | 'sort' | 'select', at: string): ColumnInfo {
+export function columnFor(
+  schema: CompiledSchema,
+  name: string,
+  use: 'filter' | 'sort' | 'select',
+  at: string,
+): ColumnInfo {
   const column = schema.columns.get(name);
   if (!column) return fail(at, `${name} is not a field of ${schema.path}`);
   if (use === 'filter' && !column.filterable) return fail(at, `${name} is not filterable`);
@@ -62,7 +72,12 @@ export function columnFor(schema: CompiledSchema, name: string, use: 'filter' | 
 const orderedTypes = new Set(['integer', 'number', 'timestamp', 'date', 'string', 'enum', 'uuid']);
 
 /** Builds a comparison after checking the operator fits the column and the value fits its type. */
-export function comparison(column: ColumnInfo, operator: ComparisonOperator, value: unknown, at: string): Condition {
+export function comparison(
+  column: ColumnInfo,
+  operator: ComparisonOperator,
+  value: unknown,
+  at: string,
+): Condition {
   const leaf = (checked: Extract<Condition, { kind: 'compare' }>['value']): Condition => ({
     kind: 'compare',
     column,
@@ -82,7 +97,8 @@ export function comparison(column: ColumnInfo, operator: ComparisonOperator, val
       return leaf(items.map((item, index) => coerceValue(column, item, `${at}[${index}]`)));
     }
     case 'contains':
-      if (column.type !== 'string' && column.type !== 'json') return fail(at, 'contains applies to string and json fields');
+      if (column.type !== 'string' && column.type !== 'json')
+        return fail(at, 'contains applies to string and json fields');
       return leaf(coerceValue(column, value, at));
     case 'startsWith':
       if (column.type !== 'string') return fail(at, 'startsWith applies to string fields');
@@ -92,7 +108,8 @@ export function comparison(column: ColumnInfo, operator: ComparisonOperator, val
       if (value === null) return leaf(null);
       return leaf(coerceValue(column, value, at));
     default:
-      if (!orderedTypes.has(column.type)) return fail(at, `${operator} does not apply to ${column.type} fields`);
+      if (!orderedTypes.has(column.type))
+        return fail(at, `${operator} does not apply to ${column.type} fields`);
       return leaf(coerceValue(column, value, at));
   }
 }

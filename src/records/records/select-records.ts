@@ -44,7 +44,9 @@ function renderCondition(condition: Condition, params: SqlParams): string {
         case 'in':
           return `${col} = ANY(${params.add(value, `${column.pgType}[]`)})`;
         case 'contains':
-          return column.type === 'json' ? `${col} @> ${param()}` : `strpos(${col}, ${params.add(value, 'text')}) > 0`;
+          return column.type === 'json'
+            ? `${col} @> ${param()}`
+            : `strpos(${col}, ${params.add(value, 'text')}) > 0`;
         case 'startsWith':
           return `starts_with(${col}, ${params.add(value, 'text')})`;
       }
@@ -54,7 +56,8 @@ function renderCondition(condition: Condition, params: SqlParams): string {
 
 /** The sort keys with `id` appended as the tie-breaker (following the last key's direction). */
 function keysWithId(schema: CompiledSchema, sort: SortKey[]): SortKey[] {
-  const keys = sort.length > 0 ? [...sort] : [{ column: schema.columns.get('created_at')!, descending: false }];
+  const keys =
+    sort.length > 0 ? [...sort] : [{ column: schema.columns.get('created_at')!, descending: false }];
   if (!keys.some((key) => key.column.name === 'id'))
     keys.push({ column: schema.columns.get('id')!, descending: keys[keys.length - 1]?.descending ?? false });
   return keys;
@@ -67,7 +70,8 @@ function keysWithId(schema: CompiledSchema, sort: SortKey[]): SortKey[] {
  */
 function afterCursor(keys: SortKey[], values: unknown[], params: SqlParams): string {
   const column = (key: SortKey) => quoteIdent(key.column.name);
-  const value = (key: SortKey, index: number) => params.add(coerceValue(key.column, values[index], 'cursor'), key.column.pgType);
+  const value = (key: SortKey, index: number) =>
+    params.add(coerceValue(key.column, values[index], 'cursor'), key.column.pgType);
   const sameWay = keys.every((key) => key.descending === keys[0]?.descending);
   if (sameWay && keys.every((key, index) => key.column.notNull && values[index] !== null)) {
     const op = keys[0]?.descending ? '<' : '>';
@@ -78,10 +82,15 @@ function afterCursor(keys: SortKey[], values: unknown[], params: SqlParams): str
     const parts: string[] = [];
     for (let before = 0; before < index; before += 1) {
       const earlier = keys[before]!;
-      parts.push(values[before] === null ? `${column(earlier)} IS NULL` : `${column(earlier)} = ${value(earlier, before)}`);
+      parts.push(
+        values[before] === null
+          ? `${column(earlier)} IS NULL`
+          : `${column(earlier)} = ${value(earlier, before)}`,
+      );
     }
     const current = values[index];
-    if (key.descending) parts.push(current === null ? `${column(key)} IS NOT NULL` : `${column(key)} < ${value(key, index)}`);
+    if (key.descending)
+      parts.push(current === null ? `${column(key)} IS NOT NULL` : `${column(key)} < ${value(key, index)}`);
     else if (current === null) return;
     else parts.push(`(${column(key)} > ${value(key, index)} OR ${column(key)} IS NULL)`);
     branches.push(`(${parts.join(' AND ')})`);
@@ -101,7 +110,10 @@ export async function selectRecords(
 ): Promise<RecordPage> {
   const params = new SqlParams();
   const keys = keysWithId(schema, plan.sort);
-  const conditions = ['deleted_at IS NULL', ...plan.where.map((condition) => renderCondition(condition, params))];
+  const conditions = [
+    'deleted_at IS NULL',
+    ...plan.where.map((condition) => renderCondition(condition, params)),
+  ];
   const fingerprint = CursorCodec.fingerprint([
     schema.path,
     conditions,
@@ -109,13 +121,16 @@ export async function selectRecords(
     keys.map((key) => [key.column.name, key.descending]),
     plan.select?.map((column) => column.name) ?? null,
   ]);
-  if (plan.cursor !== undefined) conditions.push(afterCursor(keys, cursors.decode(plan.cursor, fingerprint, keys.length), params));
+  if (plan.cursor !== undefined)
+    conditions.push(afterCursor(keys, cursors.decode(plan.cursor, fingerprint, keys.length), params));
   const json = plan.select
     ? jsonObjectSql(plan.select.map((column) => [column.name, columnJsonSql(column)]))
     : schema.recordJson;
   const keyArray = `json_build_array(${keys.map((key) => quoteIdent(key.column.name)).join(', ')})::text AS k`;
   const withTotal = plan.offset !== undefined;
-  const order = keys.map((key) => `${quoteIdent(key.column.name)} ${key.descending ? 'DESC' : 'ASC'}`).join(', ');
+  const order = keys
+    .map((key) => `${quoteIdent(key.column.name)} ${key.descending ? 'DESC' : 'ASC'}`)
+    .join(', ');
   const text =
     `SELECT ${json}::text AS j, ${keyArray}${withTotal ? ', count(*) OVER () AS total' : ''} FROM ${schema.table}` +
     ` WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ${plan.limit + 1}` +
@@ -138,7 +153,10 @@ export async function selectRecords(
     if (result.rows[0]?.total !== undefined) page.total = Number(result.rows[0].total);
     else {
       const count = await db.query<{ total: string }>(
-        statement(`SELECT count(*) AS total FROM ${schema.table} WHERE ${conditions.join(' AND ')}`, params.values),
+        statement(
+          `SELECT count(*) AS total FROM ${schema.table} WHERE ${conditions.join(' AND ')}`,
+          params.values,
+        ),
       );
       page.total = Number(count.rows[0]?.total ?? 0);
     }

@@ -62,12 +62,24 @@ export class WritePipeline {
     return withTransaction(this.pool, async (client) => {
       const { idempotency, identity } = request;
       if (idempotency) {
-        const stored = await claimIdempotencyKey(client, identity.actor_id, idempotency.key, idempotency.hash);
+        const stored = await claimIdempotencyKey(
+          client,
+          identity.actor_id,
+          idempotency.key,
+          idempotency.hash,
+        );
         if (stored) return { response: stored, replayed: true };
       }
       const { recordId, response } = await request.execute(client);
       for (const hook of this.hooks)
-        await hook({ client, schema: request.schema, identity, operation: request.operation, recordId, response });
+        await hook({
+          client,
+          schema: request.schema,
+          identity,
+          operation: request.operation,
+          recordId,
+          response,
+        });
       if (idempotency) await storeIdempotentResponse(client, identity.actor_id, idempotency.key, response);
       return { response, replayed: false };
     });

@@ -28,12 +28,19 @@ function errorText(error: unknown): string {
  * document is stored. Each document commits on its own, so one bad document never affects the
  * others or the schemas already serving. Other kinds are stored for the auth issue to enforce.
  */
-export async function applyResources(pool: Pool, documents: ResourceDocument[], logger?: Logger): Promise<ApplyReport> {
+export async function applyResources(
+  pool: Pool,
+  documents: ResourceDocument[],
+  logger?: Logger,
+): Promise<ApplyReport> {
   const report: ApplyReport = { applied: [], unchanged: [], rejected: [] };
   const seen = new Map<string, string>();
   for (const resource of documents) {
     let name = resource.name;
-    let ddl: (current: Record<string, unknown> | undefined) => { statements: string[]; online: string[] } = () => ({
+    let ddl: (current: Record<string, unknown> | undefined) => {
+      statements: string[];
+      online: string[];
+    } = () => ({
       statements: [],
       online: [],
     });
@@ -57,7 +64,11 @@ export async function applyResources(pool: Pool, documents: ResourceDocument[], 
     const key = `${resource.kind}/${name}`;
     const earlier = seen.get(key);
     if (earlier) {
-      report.rejected.push({ source: resource.source, path: 'spec', reason: `${key} is also defined in ${earlier}` });
+      report.rejected.push({
+        source: resource.source,
+        path: 'spec',
+        reason: `${key} is also defined in ${earlier}`,
+      });
       continue;
     }
     seen.set(key, resource.source);
@@ -86,9 +97,11 @@ export async function applyResources(pool: Pool, documents: ResourceDocument[], 
       }
       for (const sql of outcome.online) {
         // Built outside the transaction so writes continue meanwhile.
-        await pool.query(sql).catch((error: unknown) =>
-          logger?.warn({ resource: key, err: errorText(error) }, 'an index could not be built online'),
-        );
+        await pool
+          .query(sql)
+          .catch((error: unknown) =>
+            logger?.warn({ resource: key, err: errorText(error) }, 'an index could not be built online'),
+          );
       }
       report.applied.push(key);
     } catch (error) {

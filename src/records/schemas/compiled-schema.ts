@@ -49,7 +49,8 @@ const queryableSystemFields = new Set(['id', 'created_at']);
  * most 100 arguments, so wide records are built in chunks and merged as jsonb.
  */
 export function jsonObjectSql(pairs: [string, string][]): string {
-  const args = (chunk: [string, string][]) => chunk.map(([key, sql]) => `${quoteLiteral(key)}, ${sql}`).join(', ');
+  const args = (chunk: [string, string][]) =>
+    chunk.map(([key, sql]) => `${quoteLiteral(key)}, ${sql}`).join(', ');
   if (pairs.length <= 50) return `json_build_object(${args(pairs)})`;
   const chunks: string[] = [];
   for (let start = 0; start < pairs.length; start += 50)
@@ -91,7 +92,8 @@ export function compileSchema(definition: SchemaDefinition): CompiledSchema {
     });
   const bodies = bodySchemas(definition.fields);
   const uniqueIndexes = new Map<string, string>();
-  for (const index of indexesFor(definition)) if (index.sql.includes('UNIQUE INDEX')) uniqueIndexes.set(index.name, index.field);
+  for (const index of indexesFor(definition))
+    if (index.sql.includes('UNIQUE INDEX')) uniqueIndexes.set(index.name, index.field);
   return {
     definition,
     path: definition.path,

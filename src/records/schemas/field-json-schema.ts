@@ -52,7 +52,9 @@ export function bodySchemas(fields: FieldDefinition[]): {
     create: {
       type: 'object',
       properties: { id: { type: 'string', format: 'uuid' }, ...properties },
-      required: fields.filter((field) => field.required && field.default === undefined).map((field) => field.name),
+      required: fields
+        .filter((field) => field.required && field.default === undefined)
+        .map((field) => field.name),
       additionalProperties: false,
     },
     patch: {

@@ -27,7 +27,10 @@ export async function loadSchemas(pool: Pool, logger: Logger): Promise<LoadedSch
   for (const row of rows) {
     const result = validateSchemaDefinition(row.document.spec);
     if (!result.ok) {
-      logger.error({ schema: row.name, problems: result.problems }, 'a stored schema is invalid and is not served');
+      logger.error(
+        { schema: row.name, problems: result.problems },
+        'a stored schema is invalid and is not served',
+      );
       continue;
     }
     schemas.set(result.definition.path, compileSchema(result.definition));

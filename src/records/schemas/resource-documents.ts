@@ -36,7 +36,11 @@ export function parseResourceText(
   list.forEach((yamlDocument, index) => {
     const source = list.length > 1 ? `${file}#${index + 1}` : file;
     if (yamlDocument.errors.length > 0) {
-      rejected.push({ source, path: '(document)', reason: yamlDocument.errors[0]?.message ?? 'is not valid YAML' });
+      rejected.push({
+        source,
+        path: '(document)',
+        reason: yamlDocument.errors[0]?.message ?? 'is not valid YAML',
+      });
       return;
     }
     const value: unknown = yamlDocument.toJS({ maxAliasCount: 100 });

@@ -44,9 +44,14 @@ export class SchemaSync {
     this.ready = true;
     if (this.options.directory) {
       this.watcher = watch(this.options.directory, { recursive: true }, () => this.scheduleFolder());
-      this.watcher.on('error', (error) => this.options.logger.warn({ err: error }, 'resource folder watch failed'));
+      this.watcher.on('error', (error) =>
+        this.options.logger.warn({ err: error }, 'resource folder watch failed'),
+      );
     }
-    this.poller = setInterval(() => void this.serial(() => this.reloadIfChanged()), this.options.pollMilliseconds ?? 2000);
+    this.poller = setInterval(
+      () => void this.serial(() => this.reloadIfChanged()),
+      this.options.pollMilliseconds ?? 2000,
+    );
     this.poller.unref();
     return report;
   }
@@ -75,7 +80,9 @@ export class SchemaSync {
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
     const next = this.queue.then(work, work);
-    this.queue = next.catch((error: unknown) => this.options.logger.warn({ err: error }, 'schema sync failed'));
+    this.queue = next.catch((error: unknown) =>
+      this.options.logger.warn({ err: error }, 'schema sync failed'),
+    );
     return next;
   }
 
@@ -90,7 +97,10 @@ export class SchemaSync {
     const report = await applyResources(pool, read.documents, logger);
     report.rejected.unshift(...read.rejected);
     for (const rejected of report.rejected)
-      logger.error({ file: rejected.source, path: rejected.path, reason: rejected.reason }, 'resource rejected');
+      logger.error(
+        { file: rejected.source, path: rejected.path, reason: rejected.reason },
+        'resource rejected',
+      );
     for (const applied of report.applied) logger.info({ resource: applied }, 'resource applied');
     return report;
   }

@@ -23,8 +23,7 @@ export interface DocumentProblem {
 
 /** Outcome of validating a SchemaDefinition document. */
 export type DefinitionResult =
-  | { ok: true; definition: SchemaDefinition }
-  | { ok: false; problems: DocumentProblem[] };
+  { ok: true; definition: SchemaDefinition } | { ok: false; problems: DocumentProblem[] };
 
 const operations: Operation[] = ['create', 'read', 'update', 'delete'];
 const fieldKeys = new Set([
@@ -87,7 +86,8 @@ export function validateSchemaDefinition(spec: unknown): DefinitionResult {
   const timeMachine = spec.timeMachine ?? false;
   if (typeof timeMachine !== 'boolean') problem('spec.timeMachine', 'must be a boolean');
   const searchTier = spec.searchTier ?? 1;
-  if (searchTier !== 1 && searchTier !== 2 && searchTier !== 3) problem('spec.searchTier', 'must be 1, 2 or 3');
+  if (searchTier !== 1 && searchTier !== 2 && searchTier !== 3)
+    problem('spec.searchTier', 'must be 1, 2 or 3');
 
   const fields: FieldDefinition[] = [];
   if (!Array.isArray(spec.fields) || spec.fields.length === 0) {
@@ -202,7 +202,8 @@ function validateField(
     fail('minLength', 'minLength and maxLength apply to string fields');
   if (min !== undefined && max !== undefined && min > max) fail('min', 'is greater than max');
   if (raw.pattern !== undefined) {
-    if (type !== 'string' || typeof raw.pattern !== 'string') fail('pattern', 'applies to string fields only');
+    if (type !== 'string' || typeof raw.pattern !== 'string')
+      fail('pattern', 'applies to string fields only');
     else {
       try {
         new RegExp(raw.pattern, 'u');
@@ -222,7 +223,8 @@ function validateField(
       fail('enum', 'an enum field needs a non-empty list of strings');
     else field.enum = values as string[];
   } else if (raw.enum !== undefined) fail('enum', 'applies to enum fields only');
-  if (type === 'json' && (field.unique || field.sortable)) fail('type', 'json fields cannot be unique or sortable');
+  if (type === 'json' && (field.unique || field.sortable))
+    fail('type', 'json fields cannot be unique or sortable');
   if (raw.default !== undefined && before.count === 0) {
     const reason = defaultProblem(field, raw.default);
     if (reason) fail('default', reason);
@@ -239,7 +241,9 @@ function defaultProblem(field: FieldDefinition, value: unknown): string | undefi
     case 'uuid':
       return typeof value === 'string' ? undefined : 'must be a string';
     case 'enum':
-      return typeof value === 'string' && field.enum?.includes(value) ? undefined : 'must be one of the enum values';
+      return typeof value === 'string' && field.enum?.includes(value)
+        ? undefined
+        : 'must be one of the enum values';
     case 'integer':
       return Number.isInteger(value) ? undefined : 'must be an integer';
     case 'number':

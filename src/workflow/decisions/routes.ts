@@ -15,6 +15,9 @@ import {
 } from './schemas.js';
 import type { DecisionService } from './service.js';
 
+// Memberships hold lowercase UUIDs; a caller may send the header in capitals.
+const orgIdOf = (headers: { 'x-org-id': string }) => headers['x-org-id'].toLowerCase();
+
 /** Decisions: deploy DMN files, list and rename decision keys, evaluate a version. */
 export function registerDecisionRoutes(app: HttpServer, decisions: DecisionService): void {
   const tags = ['decisions'];
@@ -28,22 +31,24 @@ export function registerDecisionRoutes(app: HttpServer, decisions: DecisionServi
         security,
         summary: 'Deploy a DMN file: each decision becomes a new version of its key (Developer)',
         description:
-          'A decision identical to the latest version of its key is not deployed again; that version is returned. ' +
+          'A decision identical to the latest version of its key is not deployed again; that version is returned ' +
+          '(200 instead of 201 when that holds for every decision of the file). ' +
           'A file with problems gives 400 listing every problem in details.errors and stores nothing.',
         headers: OrgHeader,
         body: DeployBody,
         response: {
           201: Type.Array(DeployedDecision),
+          200: Type.Array(DeployedDecision),
           ...authenticatedErrors,
           404: ErrorBody,
           413: ErrorBody,
         },
       },
     },
-    async (request, reply) =>
-      reply
-        .status(201)
-        .send(await decisions.deploy(identityOf(request), request.headers['x-org-id'], request.body.xml)),
+    async (request, reply) => {
+      const result = await decisions.deploy(identityOf(request), orgIdOf(request.headers), request.body.xml);
+      return reply.status(result.created ? 201 : 200).send(result.decisions);
+    },
   );
 
   app.get(
@@ -59,7 +64,7 @@ export function registerDecisionRoutes(app: HttpServer, decisions: DecisionServi
       },
     },
     (request) =>
-      decisions.list(identityOf(request), request.headers['x-org-id'], request.query.all_versions === true),
+      decisions.list(identityOf(request), orgIdOf(request.headers), request.query.all_versions === true),
   );
 
   app.patch(
@@ -77,7 +82,7 @@ export function registerDecisionRoutes(app: HttpServer, decisions: DecisionServi
     async (request, reply) => {
       await decisions.rename(
         identityOf(request),
-        request.headers['x-org-id'],
+        orgIdOf(request.headers),
         request.body.decision_key,
         request.body.name,
       );
@@ -104,7 +109,7 @@ export function registerDecisionRoutes(app: HttpServer, decisions: DecisionServi
     (request) =>
       decisions.evaluate(
         identityOf(request),
-        request.headers['x-org-id'],
+        orgIdOf(request.headers),
         request.params.decision_key,
         request.body.version ?? null,
         request.body.variables,

@@ -27,6 +27,12 @@ const MAX_NAME_LENGTH = 500;
 /** Deepest nesting of evaluation variables; deeper input could exhaust the stack while converting it. */
 export const MAX_VARIABLE_DEPTH = 64;
 
+/** What a deploy did: each decision of the file in file order, and whether any version is new. */
+export interface DeployResult {
+  created: boolean;
+  decisions: DeployedDecision[];
+}
+
 /** One decision of a deployed file: the version it is now (new, or the identical latest one). */
 export interface DeployedDecision {
   id: string;
@@ -86,9 +92,10 @@ export class DecisionService {
   /**
    * Deploys a DMN file (Developer): every decision becomes a new version of its key, unless what it
    * evaluates is identical to the key's latest version, which is then returned as it is. A file with
-   * problems is refused with all of them listed and nothing stored.
+   * problems is refused with all of them listed and nothing stored. `created` is false when every
+   * decision was identical (then nothing is stored either).
    */
-  async deploy(identity: Identity, orgId: string, xml: string): Promise<DeployedDecision[]> {
+  async deploy(identity: Identity, orgId: string, xml: string): Promise<DeployResult> {
     requireOrgRole(identity, orgId, ['Developer']);
     const compiled = compileOrRefuse(xml);
     const wanted = compiled.decisions.map((decision) => ({
@@ -145,11 +152,14 @@ export class DecisionService {
       // The first evaluation of the new versions then finds the file already compiled.
       await this.compiled.get(deploymentId, () => Promise.resolve({ value: compiled, weight: xml.length }));
     }
-    return wanted.map(({ key }) => {
-      const entry = deployed.get(key);
-      if (entry === undefined) throw new Error(`decision '${key}' was not deployed`);
-      return entry;
-    });
+    return {
+      created: deploymentId !== null,
+      decisions: wanted.map(({ key }) => {
+        const entry = deployed.get(key);
+        if (entry === undefined) throw new Error(`decision '${key}' was not deployed`);
+        return entry;
+      }),
+    };
   }
 
   /** The latest version of each key, or every version (any role in the organisation). */

@@ -48,14 +48,16 @@ export interface Engine {
 export function createEngine(deps: EngineDependencies): Engine {
   const metrics = new EngineMetrics(deps.metrics);
   const models = new ModelCache(deps.pool);
+  const notifier = new TaskNotifier(deps.databaseUrl, deps.pool, deps.logger);
   const driver = new InstanceDriver({
+    pool: deps.pool,
+    announcer: notifier,
     models,
     immediate: combineImmediateWork(deps.immediate ?? []),
     clock: deps.clock,
     metrics,
     maxStepsPerCall: deps.config.engineMaxSteps,
   });
-  const notifier = new TaskNotifier(deps.databaseUrl, deps.logger);
   return {
     deployments: new DeploymentService(deps.pool, models, deps.extensions ?? {}),
     instances: new InstanceService(deps.pool, driver),

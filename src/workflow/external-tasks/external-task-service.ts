@@ -58,9 +58,7 @@ export class ExternalTaskService {
 
   /** Completes a task locked by the worker, moving its instance on. */
   async complete(taskId: string, workerId: string, variables: Variables | undefined): Promise<void> {
-    await this.withLockedTask(taskId, workerId, (client, instanceId) =>
-      this.driver.apply(client, instanceId, { type: 'complete', waitId: taskId, variables: variables ?? {} }),
-    );
+    await this.applyAsWorker(taskId, workerId, { type: 'complete', waitId: taskId, variables: variables ?? {} });
     this.metrics.externalTask('completed');
     this.metrics.job('external_task', 'completed');
   }
@@ -73,8 +71,12 @@ export class ExternalTaskService {
     taskId: string,
     input: { worker_id: string; error_message: string; retries: number; retry_timeout_ms: number },
   ): Promise<void> {
-    await this.withLockedTask(taskId, input.worker_id, async (client, instanceId) => {
-      if (input.retries > 0) {
+    if (input.retries === 0) {
+      await this.applyAsWorker(taskId, input.worker_id, { type: 'fail', waitId: taskId, message: input.error_message });
+    } else {
+      // Only the task row changes: no engine call, no instance lock.
+      await withTransaction(this.pool, async (client) => {
+        await this.requireLockHolder(client, taskId, input.worker_id);
         await tasks.scheduleRetry(client, {
           taskId,
           retries: input.retries,
@@ -82,28 +84,22 @@ export class ExternalTaskService {
           errorMessage: input.error_message,
           now: this.clock.now(),
         });
-        return;
-      }
-      await this.driver.apply(client, instanceId, {
-        type: 'fail',
-        waitId: taskId,
-        message: input.error_message,
       });
-    });
+    }
     this.metrics.job('external_task', 'failed');
   }
 
   /** Throws a BPMN error from the task: caught by a matching boundary event, else an incident. */
-  async bpmnError(taskId: string, input: { worker_id: string; error_code: string; variables?: Variables | undefined }): Promise<void> {
-    const event: EngineEvent = {
+  async bpmnError(
+    taskId: string,
+    input: { worker_id: string; error_code: string; variables?: Variables | undefined },
+  ): Promise<void> {
+    await this.applyAsWorker(taskId, input.worker_id, {
       type: 'bpmnError',
       waitId: taskId,
       errorCode: input.error_code,
       variables: input.variables ?? {},
-    };
-    await this.withLockedTask(taskId, input.worker_id, (client, instanceId) =>
-      this.driver.apply(client, instanceId, event),
-    );
+    });
   }
 
   /** Extends the worker's lock; 409 when the worker does not hold a live lock. */
@@ -120,26 +116,26 @@ export class ExternalTaskService {
   }
 
   /**
-   * Runs `work` in a transaction holding the instance row and then the task row (always in that
-   * order, like every engine transaction, so they cannot deadlock), after checking that `workerId`
-   * holds a live lock on the task.
+   * Applies a worker's event to the task's instance: the instance row is locked first (as in every
+   * engine transaction, so they cannot deadlock), then the task row, whose lock must belong to the
+   * worker and be live.
    */
-  private async withLockedTask(
-    taskId: string,
-    workerId: string,
-    work: (client: PoolClient, instanceId: string) => Promise<unknown>,
-  ): Promise<void> {
+  private async applyAsWorker(taskId: string, workerId: string, event: EngineEvent): Promise<void> {
     const instanceId = await tasks.taskInstanceId(this.pool, taskId);
     if (instanceId === null) throw WorkflowErrors.notFound('No such external task');
-    await withTransaction(this.pool, async (client) => {
-      await client.query('SELECT 1 FROM process_instances WHERE id = $1 FOR UPDATE', [instanceId]);
-      const task = await tasks.lockTaskRow(client, taskId);
-      if (!task) throw WorkflowErrors.notFound('No such external task');
-      const now = this.clock.now();
-      if (task.worker_id !== workerId || task.lock_expires_at === null || task.lock_expires_at <= now) {
-        throw WorkflowErrors.conflict('The task is not locked by this worker, or its lock has expired');
-      }
-      await work(client, instanceId);
-    });
+    await this.driver.inTransaction((client) =>
+      this.driver.apply(client, instanceId, event, {
+        afterLock: () => this.requireLockHolder(client, taskId, workerId),
+      }),
+    );
+  }
+
+  private async requireLockHolder(client: PoolClient, taskId: string, workerId: string): Promise<void> {
+    const task = await tasks.lockTaskRow(client, taskId);
+    if (!task) throw WorkflowErrors.notFound('No such external task');
+    const now = this.clock.now();
+    if (task.worker_id !== workerId || task.lock_expires_at === null || task.lock_expires_at <= now) {
+      throw WorkflowErrors.conflict('The task is not locked by this worker, or its lock has expired');
+    }
   }
 }

@@ -29,6 +29,13 @@ const maxLockMs = 24 * 3600 * 1000;
  */
 export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTaskService): void {
   const tags = ['external-tasks'];
+  // Long polls answer at once (with what they have) when the server starts closing, so a shutdown
+  // does not wait out every worker's poll timeout.
+  const shutdown = new AbortController();
+  app.addHook('preClose', (done) => {
+    shutdown.abort();
+    done();
+  });
 
   app.post(
     '/api/v1/external-tasks/fetch-and-lock',
@@ -58,11 +65,12 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
         response: { 200: Type.Array(LockedTask), 400: ErrorBody },
       },
     },
-    async (request) => {
-      // A long poll ends early when the client goes away or the server shuts down.
+    async (request, reply) => {
+      // A long poll ends early when the client goes away. (The request's own 'close' event fires as
+      // soon as its body is read; the response's fires when the connection ends.)
       const abort = new AbortController();
-      request.raw.once('close', () => abort.abort());
-      return service.fetchAndLock(request.body, abort.signal);
+      reply.raw.once('close', () => abort.abort());
+      return service.fetchAndLock(request.body, AbortSignal.any([abort.signal, shutdown.signal]));
     },
   );
 

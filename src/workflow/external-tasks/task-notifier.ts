@@ -1,22 +1,35 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
+import type { Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 
 const channel = 'weft_external_tasks';
+// One cross-instance NOTIFY per topic per window is enough to wake every long poll.
+const notifyWindowMs = 25;
+
+/** Tells long-polling fetches that tasks of some topics were committed. */
+export interface TaskAnnouncer {
+  announce(topics: Iterable<string>): void;
+}
 
 /**
- * Wakes long-polling fetch-and-lock requests when new external tasks are committed, on any
- * instance of the service: inserts `pg_notify('weft_external_tasks', topic)`, and one LISTEN
- * connection per process turns those into local events. Polling remains the fallback (retries
- * becoming due and expired locks send no notification).
+ * Wakes long-polling fetch-and-lock requests when new external tasks are committed, on any instance
+ * of the service. `announce` (called after commit) wakes this process's waiters at once and sends a
+ * NOTIFY, at most one per topic per 25 ms and outside the engine's transaction — NOTIFY inside it
+ * would serialise every commit on PostgreSQL's notification queue. One LISTEN connection per process
+ * turns other instances' notifications into local wake-ups. Polling stays the fallback (retries
+ * becoming due and expired locks announce nothing).
  */
-export class TaskNotifier {
+export class TaskNotifier implements TaskAnnouncer {
   private readonly events = new EventEmitter();
+  private readonly pendingTopics = new Set<string>();
+  private flushTimer: NodeJS.Timeout | undefined;
   private client: pg.Client | undefined;
   private closed = false;
 
   constructor(
     private readonly connectionString: string,
+    private readonly pool: Pool,
     private readonly logger: Logger,
   ) {
     this.events.setMaxListeners(0);
@@ -38,6 +51,17 @@ export class TaskNotifier {
     this.client = client;
   }
 
+  /** Wakes waiters of `topics` here now, and on other instances through a coalesced NOTIFY. */
+  announce(topics: Iterable<string>): void {
+    for (const topic of topics) {
+      this.events.emit(topic);
+      this.pendingTopics.add(topic);
+    }
+    if (this.pendingTopics.size > 0 && this.flushTimer === undefined && !this.closed) {
+      this.flushTimer = setTimeout(() => void this.flush(), notifyWindowMs);
+    }
+  }
+
   /** Resolves when a task for one of `topics` is committed, or after `timeoutMs`. */
   waitFor(topics: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
@@ -56,6 +80,23 @@ export class TaskNotifier {
   /** Closes the LISTEN connection. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.flushTimer);
     await this.client?.end().catch(() => undefined);
+  }
+
+  private async flush(): Promise<void> {
+    this.flushTimer = undefined;
+    const topics = [...this.pendingTopics];
+    this.pendingTopics.clear();
+    try {
+      await this.pool.query({
+        name: 'workflow.external-tasks.notify',
+        text: `SELECT pg_notify('${channel}', t) FROM unnest($1::text[]) AS t`,
+        values: [topics],
+      });
+    } catch (error) {
+      // Best effort: other instances' long polls still re-check every second.
+      this.logger.warn({ err: (error as Error).message }, 'could not notify other instances of new tasks');
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { withTransaction, type Pool } from '../../platform/database/pool.js';
+import type { Pool } from '../../platform/database/pool.js';
 import { requireOrgRole } from '../auth/authorization.js';
 import type { Identity, OrgRole } from '../auth/identity.js';
 import { findDefinition, findLatestEnabled } from '../deployments/definition-repository.js';
@@ -39,7 +39,7 @@ export class InstanceService {
   async start(identity: Identity, request: StartRequest): Promise<InstanceRecord> {
     requireOrgRole(identity, request.org_id, ['Operator']);
     const definition = await this.resolveDefinition(request);
-    const driven = await withTransaction(this.pool, (client) =>
+    const driven = await this.driver.inTransaction((client) =>
       this.driver.start(client, definition, {
         variables: request.variables ?? {},
         businessKey: request.business_key ?? null,
@@ -79,7 +79,7 @@ export class InstanceService {
   /** Resumes every open incident of the instance (Operator): failed jobs get their retries back. */
   async retry(identity: Identity, id: string): Promise<InstanceRecord> {
     await this.authorize(identity, id, ['Operator']);
-    return withTransaction(this.pool, async (client) => {
+    return this.driver.inTransaction(async (client) => {
       const { rows } = await client.query<{ id: string }>(
         'SELECT id FROM incidents WHERE process_instance_id = $1 AND resolved_at IS NULL ORDER BY created_at',
         [id],
@@ -101,7 +101,7 @@ export class InstanceService {
 
   private async steer(identity: Identity, id: string, events: EngineEvent[]): Promise<InstanceRecord> {
     await this.authorize(identity, id, ['Operator']);
-    return withTransaction(this.pool, async (client) => {
+    return this.driver.inTransaction(async (client) => {
       let instance: InstanceRecord | undefined;
       for (const event of events) instance = (await this.driver.apply(client, id, event)).instance;
       if (!instance) throw new Error('steer needs at least one event');

@@ -1,4 +1,4 @@
-import { withTransaction, type Pool } from '../../platform/database/pool.js';
+import type { Pool } from '../../platform/database/pool.js';
 import { isPlatformAdmin, requireOrgRole, rolesIn } from '../auth/authorization.js';
 import type { Identity } from '../auth/identity.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
@@ -59,7 +59,7 @@ export class UserTaskService {
       (task.assignee === identity.userId || task.assignee.toLowerCase() === identity.email.toLowerCase()) &&
       (rolesIn(identity, task.org_id).length > 0 || isPlatformAdmin(identity));
     if (!isAssignee) requireOrgRole(identity, task.org_id, ['Operator']);
-    await withTransaction(this.pool, (client) =>
+    await this.driver.inTransaction((client) =>
       this.driver.apply(client, task.process_instance_id, { type: 'complete', waitId: taskId, variables }),
     );
     this.metrics.job('user_task', 'completed');

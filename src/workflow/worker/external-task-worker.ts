@@ -45,6 +45,7 @@ export class ExternalTaskWorker {
   readonly #events = new TypedEvents<WorkerEvents>();
   readonly #subscriptions = new Map<string, Subscription>();
   readonly #runs = new Map<TaskRun, Promise<void>>();
+  readonly #runningIds = new Set<string>();
   #waiters: (() => void)[] = [];
   #loop: { abort: AbortController; done: Promise<void> } | undefined;
   #stopping: Promise<StopResult> | undefined;
@@ -185,6 +186,10 @@ export class ExternalTaskWorker {
   }
 
   #dispatch(task: ExternalTask): void {
+    // The lock of a task this worker is still running expired and the poll took it again: the lock
+    // is ours once more and the running handler's extensions keep it; a second handler would
+    // duplicate the work.
+    if (this.#runningIds.has(task.id)) return;
     const subscription = this.#subscriptions.get(task.topicName);
     // A topic unsubscribed during the poll, or more tasks than asked for: give the task back.
     if (subscription === undefined || this.#runs.size >= this.#options.concurrency) {
@@ -203,10 +208,12 @@ export class ExternalTaskWorker {
       reportBackoff: this.#options.backoff,
       emit: (event, payload) => this.#emit(event, payload),
     });
+    this.#runningIds.add(task.id);
     this.#runs.set(
       run,
       run.run().finally(() => {
         this.#runs.delete(run);
+        this.#runningIds.delete(task.id);
         this.#notify();
       }),
     );

@@ -35,7 +35,7 @@ export interface RecordsTestApp {
 /** Starts a records test app; `env` adds configuration. */
 export async function startRecordsApp(
   env: Record<string, string> = {},
-  options: { pool?: (database: TestDatabase) => Pool; seedExamples?: boolean } = {},
+  options: { pool?: (database: TestDatabase) => Promise<Pool>; seedExamples?: boolean } = {},
 ): Promise<RecordsTestApp> {
   const database = await createMigratedDatabase('records');
   const resourcesDir = await mkdtemp(path.join(os.tmpdir(), 'weft-resources-'));
@@ -47,11 +47,13 @@ export async function startRecordsApp(
     RECORDS_JWT_ISSUER: 'https://issuer.test',
     ...env,
   });
-  const pool = options.pool ? options.pool(database) : database.pool;
+  const pool = options.pool ? await options.pool(database) : database.pool;
   const service = await createRecordsService({
     config,
     pool,
-    logger: captureLogs(process.env.RECORDS_TEST_LOG ?? 'fatal').logger,
+    logger: process.env.RECORDS_TEST_LOG
+      ? (await import('../../../src/platform/logging/logger.js')).createLogger(process.env.RECORDS_TEST_LOG)
+      : captureLogs('fatal').logger,
     schemaPollMilliseconds: 100,
   });
   const tokens = new Map<string, string>();
@@ -101,4 +103,15 @@ export function purchaseOrder(overrides: Record<string, unknown> = {}): Record<s
     amount: 1250.5,
     ...overrides,
   };
+}
+
+/** A response body, typed loosely enough for assertions on success and error envelopes. */
+export interface Body {
+  code: string;
+  message: string;
+  requestId: string;
+  status: string;
+  details: { errors: { field: string; reason: string }[]; field?: string; current_version?: number };
+  data: Record<string, unknown> & { id: string; version: number; [field: string]: unknown };
+  pagination: { cursor: string | null; has_more: boolean; total?: number };
 }

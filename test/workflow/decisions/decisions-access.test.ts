@@ -101,6 +101,13 @@ describe('decisions: roles, headers and hostile input', () => {
     });
   }
 
+  test('x-org-id is a UUID in any case', async () => {
+    for (const [action, run] of Object.entries(actions)) {
+      const response = await run(tokens.Developer ?? '', { 'x-org-id': org.toUpperCase() });
+      assert.equal(response.statusCode, ok[action as keyof typeof ok], `${action}: ${response.body}`);
+    }
+  });
+
   test('x-org-id missing or not a UUID is 400; no token is 401; an unknown org is 404 for a PlatformAdmin', async () => {
     for (const [action, run] of Object.entries(actions)) {
       const badHeaders: Record<string, string>[] = [{}, { 'x-org-id': 'acme' }, { 'x-org-id': `${org}x` }];

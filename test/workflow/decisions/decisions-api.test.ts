@@ -158,14 +158,17 @@ describe('decisions over HTTP: deploy, list, rename, evaluate', () => {
 
   test('redeploying identical content returns the existing versions and stores nothing', async () => {
     const xml = definitions(inputs + discount('0.3') + greeting('"Hey " + customer'));
-    const first = (await deploy(xml)).json() as Deployed[];
+    const deployed = await deploy(xml);
+    assert.equal(deployed.statusCode, 201);
+    const first = deployed.json() as Deployed[];
     const before = await deploymentCount();
+    // Like process deployments: 200 with the existing versions when nothing is new.
     const again = await deploy(xml);
-    assert.equal(again.statusCode, 201);
+    assert.equal(again.statusCode, 200);
     assert.deepEqual(again.json(), first);
     // Layout and whitespace do not count either: only what the decision evaluates.
     const reformatted = await deploy(`\n\n${xml.replace(/></g, '>\n  <')}\n`);
-    assert.equal(reformatted.statusCode, 201, reformatted.body);
+    assert.equal(reformatted.statusCode, 200, reformatted.body);
     assert.deepEqual(reformatted.json(), first);
     assert.equal(await deploymentCount(), before);
   });
@@ -227,6 +230,7 @@ describe('decisions over HTTP: deploy, list, rename, evaluate', () => {
     );
     // An identical redeploy keeps the new name; a changed one takes the name in the file.
     const same = await deploy(definitions(literalDecision('named', 'Old name', '2', { inputs: [] })));
+    assert.equal(same.statusCode, 200);
     assert.equal((same.json() as Deployed[])[0]?.name, 'New name');
     await deploy(definitions(literalDecision('named', 'File name', '3', { inputs: [] })));
     const after = (await list('?all_versions=true')).filter((d) => d.decision_key === 'named');

@@ -46,7 +46,11 @@ test('polls answered with 500 back off instead of looping', async () => {
   // Delays of at least 50, 100, 200, 200… ms: at most 6 polls fit in a second.
   const polls = api.requestsTo('POST', /fetch-and-lock$/).length;
   assert.ok(polls >= 3 && polls <= 6, `polls in one second: ${polls}`);
-  assert.equal(errors.length, polls);
+  // The poll out when stop() came is abandoned without an error.
+  assert.ok(
+    errors.length === polls || errors.length === polls - 1,
+    `${errors.length} errors, ${polls} polls`,
+  );
   assert.ok(errors.every((event) => event.phase === 'poll' && event.error instanceof ExternalTaskApiError));
   const waits = errors.map((event) => event.retryInMs ?? 0);
   assert.ok(waits[2]! > waits[0]!, `the wait grows: ${waits.join(',')}`);

@@ -87,14 +87,6 @@ export async function writeEffects(client: PoolClient, target: EffectTarget, eff
       ],
     });
   }
-  if (newExternal.size > 0) {
-    // Delivered at commit, to every instance of the service: wakes workers long-polling these topics.
-    await client.query({
-      name: 'workflow.effects.notify-topics',
-      text: `SELECT pg_notify('weft_external_tasks', t) FROM unnest($1::text[]) AS t`,
-      values: [[...new Set([...newExternal.values()].map((w) => w.topic))]],
-    });
-  }
   if (newUser.size > 0) {
     const waits = [...newUser.values()];
     await client.query({

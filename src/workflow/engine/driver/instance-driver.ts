@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.js';
-import type { PoolClient } from '../../../platform/database/pool.js';
+import { withTransaction, type Pool, type PoolClient } from '../../../platform/database/pool.js';
+import type { TaskAnnouncer } from '../../external-tasks/task-notifier.js';
 import { WorkflowErrors } from '../../errors.js';
 import type { ModelCache } from '../../deployments/model-cache.js';
 import type { ProcessModel } from '../model/index.js';
@@ -28,7 +29,10 @@ import {
 
 /** What the driver needs. */
 export interface InstanceDriverOptions {
+  pool: Pool;
   models: ModelCache;
+  /** Told, after commit, which topics gained external tasks. */
+  announcer: TaskAnnouncer;
   immediate: ImmediateWork;
   clock: Clock;
   metrics: EngineMetrics;
@@ -47,7 +51,24 @@ export interface DrivenInstance {
  * new state with its effects in the caller's transaction.
  */
 export class InstanceDriver {
+  private readonly topicsByTransaction = new WeakMap<PoolClient, Set<string>>();
+
   constructor(private readonly options: InstanceDriverOptions) {}
+
+  /**
+   * Runs `work` in one transaction; after it commits, announces the topics that gained external
+   * tasks in it, so long-polling workers wake only for committed work.
+   */
+  async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    let topics: Set<string> | undefined;
+    const result = await withTransaction(this.options.pool, (client) => {
+      topics = new Set();
+      this.topicsByTransaction.set(client, topics);
+      return work(client);
+    });
+    if (topics && topics.size > 0) this.options.announcer.announce(topics);
+    return result;
+  }
 
   /** Starts an instance of a definition inside `client`'s transaction. */
   async start(
@@ -61,6 +82,9 @@ export class InstanceDriver {
     const owner = { orgId: definition.org_id, instanceId };
     const first = this.unwrap(startInstance(model, { variables: input.variables }, ctx));
     const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
+    // Effects first (their foreign keys are deferred): the instance insert takes the key's counter
+    // row lock, and being the last statement it holds that lock only until commit.
+    const written = await this.write(client, { ...owner, now: ctx.now.toISOString() }, effects);
     const instance = await insertInstance(client, {
       id: instanceId,
       orgId: definition.org_id,
@@ -70,7 +94,6 @@ export class InstanceDriver {
       state,
       now: ctx.now,
     });
-    const written = await writeEffects(client, { ...owner, now: ctx.now.toISOString() }, effects);
     this.count(instance, effects, written, true);
     return { instance, written };
   }
@@ -79,9 +102,15 @@ export class InstanceDriver {
    * Applies an event to a locked instance. Engine refusals become API errors: an unknown wait 404,
    * an ended instance or an inapplicable event 409, bad variables 400.
    */
-  async apply(client: PoolClient, instanceId: string, event: EngineEvent): Promise<DrivenInstance> {
+  async apply(
+    client: PoolClient,
+    instanceId: string,
+    event: EngineEvent,
+    options: { afterLock?: () => Promise<void> } = {},
+  ): Promise<DrivenInstance> {
     const locked = await lockInstance(client, instanceId);
     if (!locked) throw WorkflowErrors.notFound('No such process instance');
+    await options.afterLock?.();
     if (isEnded(locked.record.state)) throw WorkflowErrors.conflict(`The process instance is ${locked.record.state}`);
     const model = await this.options.models.get(locked.record.definition_id);
     const ctx = this.context();
@@ -89,7 +118,7 @@ export class InstanceDriver {
     const first = this.unwrap(applyEvent(model, locked.engineState, event, ctx));
     const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
     const instance = await updateInstanceState(client, instanceId, state, ctx.now);
-    const written = await writeEffects(client, { ...owner, now: ctx.now.toISOString() }, effects);
+    const written = await this.write(client, { ...owner, now: ctx.now.toISOString() }, effects);
     this.count(instance, effects, written, false);
     return { instance, written };
   }
@@ -119,6 +148,13 @@ export class InstanceDriver {
       state = result.state;
       effects.push(...result.effects);
     }
+  }
+
+  private async write(client: PoolClient, target: Parameters<typeof writeEffects>[1], effects: Effect[]) {
+    const written = await writeEffects(client, target, effects);
+    const topics = this.topicsByTransaction.get(client);
+    for (const topic of written.topics) topics?.add(topic);
+    return written;
   }
 
   private context(): EngineContext {

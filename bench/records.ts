@@ -1,0 +1,143 @@
+/**
+ * npm run bench:records — the records API over real HTTP with 64 connections on the example
+ * purchase-orders schema holding 100k rows: GET by id, list with a filter and a sort (limit 20),
+ * POST create and PATCH, each beside its floor measured in the same run: a bare Fastify + pg
+ * handler doing the same single SQL statement with none of our layers. Not a test: it prints figures.
+ *
+ * BENCH_SECONDS (default 10) sets each run's length; BENCH_DATABASE_URL uses another server.
+ */
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { SignJWT } from 'jose';
+import { migrate } from '../src/platform/database/migrate.js';
+import { createPool } from '../src/platform/database/pool.js';
+import { recordsMigrationsDir } from '../src/records/index.js';
+import { applyResources } from '../src/records/schemas/apply-resources.js';
+import { examplesResourcesDir } from '../src/records/schemas/examples-dir.js';
+import { readResourceDirectory } from '../src/records/schemas/resource-documents.js';
+import { startBenchServer } from './support/bench-database.js';
+import { startServerProcess, type LoadResult } from './support/load.js';
+import { loadRequests, type RequestShape } from './records/load-requests.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? '10');
+const connections = 64;
+const rows = 100_000;
+const serverFile = fileURLToPath(new URL('./records/server.ts', import.meta.url));
+const jwtSecret = 'bench-records-secret-0123456789abcdef0123';
+const schemaPath = '/api/acme/procurement/purchasing/purchase-orders/v1';
+const table = 'rec_acme.procurement__purchasing__purchase_orders__v1';
+
+const server = await startBenchServer();
+try {
+  const url = await server.createDatabase('weft_bench_records');
+  const pool = createPool(url, { max: 2, applicationName: 'bench-setup' });
+  await migrate(pool, 'records', recordsMigrationsDir);
+  const report = await applyResources(pool, (await readResourceDirectory(examplesResourcesDir)).documents);
+  if (report.rejected.length > 0) throw new Error(JSON.stringify(report.rejected));
+  await pool.query(
+    `INSERT INTO ${table} (created_by, updated_by, po_number, supplier_id, status, currency, amount, ordered_on, notes)
+     SELECT 'seed', 'seed', 'PO-' || lpad(n::text, 6, '0'), gen_random_uuid(),
+            (ARRAY['draft','submitted','approved','received','cancelled'])[1 + n % 5],
+            (ARRAY['EUR','USD','GBP','CHF'])[1 + n % 4], round((random() * 100000)::numeric, 2),
+            date '2025-01-01' + n % 365, 'seeded order ' || n
+     FROM generate_series(0, ${rows - 1}) AS n`,
+  );
+  await pool.query(`VACUUM ANALYZE ${table}`);
+  const ids = (
+    await pool.query<{ id: string }>(`SELECT id FROM ${table} ORDER BY random() LIMIT 40000`)
+  ).rows.map((row) => row.id);
+  await pool.end();
+  const readIds = ids.slice(0, 10_000);
+  const patchIds = { floor: ids.slice(10_000, 25_000), weft: ids.slice(25_000, 40_000) };
+
+  const token = await new SignJWT({ roles: ['admin'] })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('bench')
+    .setExpirationTime('2h')
+    .sign(new TextEncoder().encode(jwtSecret));
+  let poNumber = rows;
+
+  type Mode = 'weft' | 'floor';
+  const scenarios: Record<string, (mode: Mode) => () => RequestShape> = {
+    'GET by id': (mode) => {
+      let index = 0;
+      return () => {
+        const id = readIds[index++ % readIds.length] ?? '';
+        return { method: 'GET', path: mode === 'weft' ? `${schemaPath}/${id}` : `/get/${id}` };
+      };
+    },
+    'list filter+sort, limit 20': (mode) => () => ({
+      method: 'GET',
+      path: mode === 'weft' ? `${schemaPath}?filter[status]=approved&sort=-amount&limit=20` : '/list',
+    }),
+    'POST create': (mode) => () => ({
+      method: 'POST',
+      path: mode === 'weft' ? schemaPath : '/create',
+      body: JSON.stringify({
+        po_number: `PO-${String(poNumber++ % 1_000_000).padStart(6, '0')}`,
+        supplier_id: '3f1c2a4e-8d2b-4c55-9a0e-0d6c1e2f3a4b',
+        currency: 'EUR',
+        amount: 99.5,
+      }),
+    }),
+    PATCH: (mode) => {
+      const versions = new Map<string, number>();
+      const list = patchIds[mode];
+      let index = 0;
+      return () => {
+        const id = list[index++ % list.length] ?? '';
+        const version = versions.get(id) ?? 1;
+        versions.set(id, version + 1);
+        return {
+          method: 'PATCH',
+          path: mode === 'weft' ? `${schemaPath}/${id}` : `/patch/${id}`,
+          body: JSON.stringify({ version, notes: `bench ${version}` }),
+        };
+      };
+    },
+  };
+
+  const results: { name: string; floor: LoadResult; weft: LoadResult }[] = [];
+  const measure = async (mode: Mode, next: () => RequestShape): Promise<LoadResult> => {
+    const child = await startServerProcess(serverFile, {
+      BENCH_RECORDS_URL: url,
+      BENCH_MODE: mode,
+      BENCH_JWT_SECRET: jwtSecret,
+    });
+    try {
+      return await loadRequests(`http://127.0.0.1:${child.port}`, next, {
+        connections,
+        seconds,
+        headers: mode === 'weft' ? { authorization: `Bearer ${token}` } : {},
+      });
+    } finally {
+      await child.stop();
+    }
+  };
+  for (const [name, scenario] of Object.entries(scenarios)) {
+    const floor = await measure('floor', scenario('floor'));
+    const weft = await measure('weft', scenario('weft'));
+    results.push({ name, floor, weft });
+  }
+
+  const targets: Record<string, number> = {
+    'GET by id': 0.7,
+    'list filter+sort, limit 20': 0.7,
+    'POST create': 0.6,
+    PATCH: 0.6,
+  };
+  const figure = (result: LoadResult) =>
+    `${result.requestsPerSecond.toFixed(0).padStart(7)} req/s p99 ${String(result.p99Ms).padStart(3)} ms err ${result.errors + result.non2xx}`;
+  console.log(`\nbench:records — ${connections} connections, ${seconds} s per run, ${rows} purchase orders`);
+  console.log(
+    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${server.describe}\n`,
+  );
+  for (const { name, floor, weft } of results) {
+    const ratio = weft.requestsPerSecond / floor.requestsPerSecond;
+    console.log(
+      `${name.padEnd(28)} floor ${figure(floor)}   weft ${figure(weft)}   ratio ${ratio.toFixed(2)} (target ≥ ${targets[name]?.toFixed(1)})`,
+    );
+  }
+} finally {
+  await server.stop();
+}

@@ -1,0 +1,46 @@
+import autocannon from 'autocannon';
+import type { LoadResult } from '../support/load.js';
+
+/** One request of a scenario: built per request so bodies and ids can vary. */
+export interface RequestShape {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  body?: string;
+}
+
+/** Runs autocannon where each request is made by `next()` (after a warm-up run with its own requests). */
+export async function loadRequests(
+  base: string,
+  next: () => RequestShape,
+  options: { connections: number; seconds: number; headers: Record<string, string>; warmupSeconds?: number },
+): Promise<LoadResult> {
+  const run = (duration: number) =>
+    autocannon({
+      url: base,
+      connections: options.connections,
+      duration,
+      headers: { ...options.headers, 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (request) => {
+            const shape = next();
+            return {
+              ...request,
+              method: shape.method,
+              path: shape.path,
+              ...(shape.body ? { body: shape.body } : {}),
+            };
+          },
+        },
+      ],
+    });
+  await run(options.warmupSeconds ?? 2);
+  const result = await run(options.seconds);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}

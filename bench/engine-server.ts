@@ -23,4 +23,11 @@ const service = await createWorkflowService({
 });
 const address = await service.app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(`READY ${new URL(address).port}\n`);
-process.on('SIGTERM', () => void service.close().then(() => pool.end()).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void service
+      .close()
+      .then(() => pool.end())
+      .then(() => process.exit(0)),
+);

@@ -40,7 +40,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function runConcurrently(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
+async function runConcurrently(
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -85,7 +89,11 @@ async function measureEngine(url: string): Promise<{ perSecond: number; p50: num
     const tokenValue = token ?? '';
     const org = await call('POST', '/api/v1/orgs', tokenValue, { name: 'Bench', slug: 'bench' });
     const group = await call('POST', `/api/v1/orgs/${org.id}/process-groups`, tokenValue, { name: 'bench' });
-    await call('POST', '/api/v1/deployments', tokenValue, { org_id: org.id, process_group_id: group.id, xml: bpmn });
+    await call('POST', '/api/v1/deployments', tokenValue, {
+      org_id: org.id,
+      process_group_id: group.id,
+      xml: bpmn,
+    });
 
     const workers = Array.from({ length: workerCount }, (_, i) => {
       const worker = new ExternalTaskWorker({
@@ -103,11 +111,17 @@ async function measureEngine(url: string): Promise<{ perSecond: number; p50: num
     for (const worker of workers) worker.start();
     const started = Date.now();
     await runConcurrently(instances, startConcurrency, async () => {
-      await call('POST', '/api/v1/process-instances', tokenValue, { org_id: org.id ?? '', process_key: 'bench', variables: { n: 1 } });
+      await call('POST', '/api/v1/process-instances', tokenValue, {
+        org_id: org.id ?? '',
+        process_key: 'bench',
+        variables: { n: 1 },
+      });
     });
     const pool = createPool(url, { max: 1, applicationName: 'bench-watch' });
     for (;;) {
-      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM process_instances WHERE state = 'completed'`);
+      const { rows } = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM process_instances WHERE state = 'completed'`,
+      );
       if ((rows[0]?.n ?? 0) >= instances) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -135,7 +149,10 @@ async function measureFloor(url: string): Promise<number> {
     await withTransaction(pool, async (client) => {
       const id = randomUUID();
       await client.query(`INSERT INTO floor_instances VALUES ($1, 'running', '{"n":1}', now(), null)`, [id]);
-      await client.query(`INSERT INTO floor_jobs (id, instance_id, topic) VALUES ($1, $2, 'work')`, [randomUUID(), id]);
+      await client.query(`INSERT INTO floor_jobs (id, instance_id, topic) VALUES ($1, $2, 'work')`, [
+        randomUUID(),
+        id,
+      ]);
     });
   });
   let finished = 0;
@@ -155,7 +172,10 @@ async function measureFloor(url: string): Promise<number> {
           rows.map((job) =>
             withTransaction(pool, async (client) => {
               await client.query('DELETE FROM floor_jobs WHERE id = $1', [job.id]);
-              await client.query(`UPDATE floor_instances SET state = 'completed', ended_at = now() WHERE id = $1`, [job.instance_id]);
+              await client.query(
+                `UPDATE floor_instances SET state = 'completed', ended_at = now() WHERE id = $1`,
+                [job.instance_id],
+              );
               finished++;
             }),
           ),
@@ -178,12 +198,16 @@ try {
   if (!(await compileBpmn(bpmn)).ok) throw new Error('benchmark model does not compile');
   const floor = await measureFloor(floorUrl);
   const engine = await measureEngine(engineUrl);
-  console.log(`\nbench:engine — start → external task → end, ${instances} instances, ${workerCount} workers, history on`);
+  console.log(
+    `\nbench:engine — start → external task → end, ${instances} instances, ${workerCount} workers, history on`,
+  );
   console.log(
     `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${server.describe}\n`,
   );
   console.log(`floor (raw SQL, same 3 transactions)   ${floor.toFixed(0).padStart(6)} instances/s`);
-  console.log(`weft engine over HTTP                  ${engine.perSecond.toFixed(0).padStart(6)} instances/s   p50 ${engine.p50.toFixed(0)} ms   p99 ${engine.p99.toFixed(0)} ms`);
+  console.log(
+    `weft engine over HTTP                  ${engine.perSecond.toFixed(0).padStart(6)} instances/s   p50 ${engine.p50.toFixed(0)} ms   p99 ${engine.p99.toFixed(0)} ms`,
+  );
   console.log(`\nengine / floor  ${(engine.perSecond / floor).toFixed(2)}   (target ≥ 0.50)`);
 } finally {
   await server.stop();

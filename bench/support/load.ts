@@ -38,7 +38,9 @@ export interface ServerProcess {
 export function startServerProcess(file: string, env: Record<string, string>): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     // BENCH_PROFILE=dir writes a CPU profile of the server into dir (open it in Chrome DevTools).
-    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    const profile = process.env.BENCH_PROFILE
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+      : [];
     const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', file], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],

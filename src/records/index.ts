@@ -13,7 +13,6 @@ import { JwtVerifier } from './auth/jwt-verifier.js';
 import { recordsErrorCatalogue } from './errors.js';
 import { ActorRateLimits } from './http/actor-rate-limits.js';
 import { installAuthentication } from './http/authentication-hook.js';
-import { mapConnectionErrors } from './http/connection-errors.js';
 import { instrumentOperations } from './http/operation-metrics.js';
 import { registerPlatformRoutes } from './http/platform-routes.js';
 import { registerRecordRoutes } from './http/record-routes.js';
@@ -93,7 +92,6 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const authenticator = new Authenticator(pool, new JwtVerifier(config.records.jwt), clock);
   installAuthentication(app, authenticator, new ActorRateLimits(rateLimitStore, config.records.rateLimits));
   await app.register((scope) => {
-    mapConnectionErrors(scope);
     registerPlatformRoutes(scope, { pool, registry, metrics, isReady: () => sync.isReady });
     registerRecordRoutes(scope, {
       pool,

@@ -48,3 +48,17 @@ describe('configuration', () => {
     assert.deepEqual(missing, []);
   });
 });
+
+describe('database availability classification', () => {
+  test('socket errors, aggregate connection errors and connection SQLSTATEs mean "unavailable"; others do not', async () => {
+    const { isDatabaseUnavailable } = await import('../../src/platform/database/pool.js');
+    const socketError = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), {
+      code: 'ECONNREFUSED',
+    });
+    assert.equal(isDatabaseUnavailable(socketError), true);
+    assert.equal(isDatabaseUnavailable(new AggregateError([socketError], 'all failed')), true);
+    assert.equal(isDatabaseUnavailable(Object.assign(new Error('shutting down'), { code: '57P01' })), true);
+    assert.equal(isDatabaseUnavailable(Object.assign(new Error('duplicate'), { code: '23505' })), false);
+    assert.equal(isDatabaseUnavailable(new Error('something else')), false);
+  });
+});

@@ -181,3 +181,19 @@ describe('when the database is unreachable', () => {
     }
   });
 });
+
+describe('router-level failures use the service error body', () => {
+  test('a path segment longer than the router allows is a 400 U400, not Fastify’s own body', async () => {
+    const workflow = await startTestWorkflow();
+    try {
+      const response = await workflow.request({
+        method: 'DELETE',
+        url: `/api/v1/api-keys/${'x'.repeat(600)}`,
+      });
+      assert.equal(response.statusCode, 400);
+      assert.equal((response.json() as { code: string }).code, 'U400');
+    } finally {
+      await workflow.close();
+    }
+  });
+});

@@ -59,16 +59,28 @@ export function pgErrorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+// Node's socket errors (the server is down, restarting or unreachable).
+const socketErrorCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
 /** True for errors that mean the database cannot be reached (refused, reset, timed out, shutting down). */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  // Connecting to "localhost" tries every address and fails with an AggregateError of them all.
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
   const code = pgErrorCode(error);
-  if (code === undefined) {
+  if (code !== undefined && socketErrorCodes.has(code)) return true;
+  if (code === undefined || !/^[0-9A-Z]{5}$/.test(code)) {
     const message = error instanceof Error ? error.message : '';
-    return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|timeout exceeded when trying to connect|Connection terminated/i.test(
-      message,
-    );
+    return /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(message);
   }
-  // Class 08 (connection exception), 57P0x (shutdown, cannot connect now), 53300 (too many
+  // SQLSTATE class 08 (connection exception), 57P0x (shutdown, cannot connect now), 53300 (too many
   // connections) and 3D000 (the database is gone).
   return code.startsWith('08') || code.startsWith('57P0') || code === '53300' || code === '3D000';
 }

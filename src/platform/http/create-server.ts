@@ -44,6 +44,17 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     bodyLimit: options.bodyLimitBytes,
     genReqId: requestIdFor,
     return503OnClosing: true,
+    // Long path segments (a 200-character decision key, a hostile id) get the service's 400 body
+    // rather than Fastify's own 414.
+    routerOptions: { maxParamLength: 500 },
+    frameworkErrors: (error, request, reply) => {
+      const failure = options.errors.fromFramework({
+        kind: 'client-error',
+        statusCode: 400,
+        message: error.message,
+      });
+      void (reply as unknown as FastifyReply).status(400).send(options.errors.render(failure, request.id));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());

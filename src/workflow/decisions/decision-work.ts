@@ -16,9 +16,15 @@ export function decisionWork(decisions: DecisionService): ImmediateWork {
     run: async (wait, owner) => {
       if (wait.kind !== 'decision') return null;
       const reference = wait.decision;
-      const version = reference.binding === 'version' && reference.version !== null ? Number(reference.version) : null;
+      const version =
+        reference.binding === 'version' && reference.version !== null ? Number(reference.version) : null;
       try {
-        const evaluation = await decisions.evaluateForProcess(owner.orgId, reference.decisionId, version, wait.variables);
+        const evaluation = await decisions.evaluateForProcess(
+          owner.orgId,
+          reference.decisionId,
+          version,
+          wait.variables,
+        );
         const variables = reference.resultVariable
           ? { [reference.resultVariable]: mapResult(reference, evaluation.result) }
           : {};

@@ -106,7 +106,11 @@ export async function findDefinition(
 }
 
 /** Definitions of an org, newest first, optionally of one key. */
-export async function listDefinitions(db: Db, orgId: string, processKey: string | undefined): Promise<DefinitionRecord[]> {
+export async function listDefinitions(
+  db: Db,
+  orgId: string,
+  processKey: string | undefined,
+): Promise<DefinitionRecord[]> {
   const { rows } = await db.query<DefinitionRow>(
     `SELECT ${columns} FROM process_definitions
      WHERE org_id = $1 AND ($2::text IS NULL OR process_key = $2)
@@ -139,7 +143,11 @@ export async function renameKey(
 }
 
 /** The definition a start by key uses: the latest enabled version of the key. */
-export async function findLatestEnabled(db: Db, orgId: string, processKey: string): Promise<DefinitionRecord | null> {
+export async function findLatestEnabled(
+  db: Db,
+  orgId: string,
+  processKey: string,
+): Promise<DefinitionRecord | null> {
   const { rows } = await db.query<DefinitionRow>({
     name: 'workflow.definitions.latest-enabled',
     text: `SELECT ${columns} FROM process_definitions

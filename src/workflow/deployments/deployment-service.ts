@@ -37,7 +37,10 @@ export class DeploymentService {
     const compiled = await compileBpmn(input.xml, { extensions: this.extensions });
     if (!compiled.ok) {
       throw WorkflowErrors.validation('The BPMN cannot be deployed', {
-        errors: compiled.problems.map((problem) => ({ element_id: problem.elementId, message: problem.message })),
+        errors: compiled.problems.map((problem) => ({
+          element_id: problem.elementId,
+          message: problem.message,
+        })),
       });
     }
     const contentHash = bpmnContentHash(input.xml);
@@ -79,7 +82,11 @@ export class DeploymentService {
   }
 
   /** Definitions of an org, newest first (Reader). */
-  async list(identity: Identity, orgId: string, processKey: string | undefined): Promise<definitions.DefinitionRecord[]> {
+  async list(
+    identity: Identity,
+    orgId: string,
+    processKey: string | undefined,
+  ): Promise<definitions.DefinitionRecord[]> {
     requireOrgRole(identity, orgId, ['Developer', 'Operator', 'Reader']);
     return definitions.listDefinitions(this.pool, orgId, processKey);
   }
@@ -91,9 +98,14 @@ export class DeploymentService {
   }
 
   /** Disables or enables a version (Developer); drafts cannot be disabled (409). */
-  async setDisabled(identity: Identity, id: string, disabled: boolean): Promise<definitions.DefinitionRecord> {
+  async setDisabled(
+    identity: Identity,
+    id: string,
+    disabled: boolean,
+  ): Promise<definitions.DefinitionRecord> {
     const definition = await this.find(identity, id, ['Developer']);
-    if (definition.draft) throw WorkflowErrors.conflict('A draft cannot be disabled or enabled; deploy it as a version first');
+    if (definition.draft)
+      throw WorkflowErrors.conflict('A draft cannot be disabled or enabled; deploy it as a version first');
     const updated = await definitions.setDisabled(this.pool, id, disabled);
     if (!updated) throw WorkflowErrors.notFound('No such deployment');
     return updated;
@@ -111,7 +123,8 @@ export class DeploymentService {
       processKey: input.process_key,
       name: input.name,
     });
-    if (renamed === 0) throw WorkflowErrors.notFound('No deployment of this process key in this process group');
+    if (renamed === 0)
+      throw WorkflowErrors.notFound('No deployment of this process key in this process group');
   }
 
   private async find(

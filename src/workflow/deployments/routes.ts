@@ -17,7 +17,9 @@ const ProcessDefinition = Type.Object({
 });
 const DeployResponse = Type.Object({
   ...ProcessDefinition.properties,
-  definitions: Type.Array(ProcessDefinition, { description: 'every process of the document, the first one above' }),
+  definitions: Type.Array(ProcessDefinition, {
+    description: 'every process of the document, the first one above',
+  }),
 });
 const DeployBody = Type.Object(
   {
@@ -46,7 +48,8 @@ export function registerDeploymentRoutes(app: HttpServer, deployments: Deploymen
         tags,
         security,
         summary: 'Deploy BPMN: each executable process becomes the next version of its key (Developer)',
-        description: 'XML identical to the latest version returns that version with 200 instead of a new one.',
+        description:
+          'XML identical to the latest version returns that version with 200 instead of a new one.',
         body: DeployBody,
         response: { 200: DeployResponse, 201: DeployResponse, ...authenticatedErrors, 404: ErrorBody },
       },
@@ -67,12 +70,17 @@ export function registerDeploymentRoutes(app: HttpServer, deployments: Deploymen
         tags,
         security,
         summary: 'Deployed versions and drafts of an organisation, newest first',
-        querystring: Type.Object({ org_id: Uuid, process_key: Type.Optional(Type.String({ maxLength: 255 })) }),
+        querystring: Type.Object({
+          org_id: Uuid,
+          process_key: Type.Optional(Type.String({ maxLength: 255 })),
+        }),
         response: { 200: Type.Array(ProcessDefinition), ...authenticatedErrors },
       },
     },
     async (request) =>
-      (await deployments.list(identityOf(request), request.query.org_id, request.query.process_key)).map(present),
+      (await deployments.list(identityOf(request), request.query.org_id, request.query.process_key)).map(
+        present,
+      ),
   );
 
   app.get(

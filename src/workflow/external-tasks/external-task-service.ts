@@ -34,7 +34,10 @@ export class ExternalTaskService {
    * early when the client goes away or the service stops.
    */
   async fetchAndLock(request: FetchRequest, signal?: AbortSignal): Promise<tasks.LockedTask[]> {
-    const topics = request.topics.map((topic) => ({ name: topic.topic_name, lockMs: topic.lock_duration_ms }));
+    const topics = request.topics.map((topic) => ({
+      name: topic.topic_name,
+      lockMs: topic.lock_duration_ms,
+    }));
     const deadline = Date.now() + (request.async_response_timeout_ms ?? 0);
     for (;;) {
       const locked = await tasks.lockTasks(this.pool, {
@@ -58,7 +61,11 @@ export class ExternalTaskService {
 
   /** Completes a task locked by the worker, moving its instance on. */
   async complete(taskId: string, workerId: string, variables: Variables | undefined): Promise<void> {
-    await this.applyAsWorker(taskId, workerId, { type: 'complete', waitId: taskId, variables: variables ?? {} });
+    await this.applyAsWorker(taskId, workerId, {
+      type: 'complete',
+      waitId: taskId,
+      variables: variables ?? {},
+    });
     this.metrics.externalTask('completed');
     this.metrics.job('external_task', 'completed');
   }
@@ -72,7 +79,11 @@ export class ExternalTaskService {
     input: { worker_id: string; error_message: string; retries: number; retry_timeout_ms: number },
   ): Promise<void> {
     if (input.retries === 0) {
-      await this.applyAsWorker(taskId, input.worker_id, { type: 'fail', waitId: taskId, message: input.error_message });
+      await this.applyAsWorker(taskId, input.worker_id, {
+        type: 'fail',
+        waitId: taskId,
+        message: input.error_message,
+      });
     } else {
       // Only the task row changes: no engine call, no instance lock.
       await withTransaction(this.pool, async (client) => {
@@ -104,9 +115,15 @@ export class ExternalTaskService {
 
   /** Extends the worker's lock; 409 when the worker does not hold a live lock. */
   async extendLock(taskId: string, workerId: string, durationMs: number): Promise<void> {
-    const extended = await tasks.extendLock(this.pool, { taskId, workerId, durationMs, now: this.clock.now() });
+    const extended = await tasks.extendLock(this.pool, {
+      taskId,
+      workerId,
+      durationMs,
+      now: this.clock.now(),
+    });
     if (extended) return;
-    if ((await tasks.taskInstanceId(this.pool, taskId)) === null) throw WorkflowErrors.notFound('No such external task');
+    if ((await tasks.taskInstanceId(this.pool, taskId)) === null)
+      throw WorkflowErrors.notFound('No such external task');
     throw WorkflowErrors.conflict('The task is not locked by this worker, or its lock has expired');
   }
 

@@ -82,12 +82,19 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
         tags,
         summary: 'Complete a task locked by this worker',
         params: TaskParams,
-        body: Type.Object({ worker_id: WorkerId, variables: Type.Optional(Variables) }, { additionalProperties: false }),
+        body: Type.Object(
+          { worker_id: WorkerId, variables: Type.Optional(Variables) },
+          { additionalProperties: false },
+        ),
         response: noContent,
       },
     },
     async (request, reply) => {
-      await service.complete(request.params.id, request.body.worker_id, request.body.variables as JsonVariables | undefined);
+      await service.complete(
+        request.params.id,
+        request.body.worker_id,
+        request.body.variables as JsonVariables | undefined,
+      );
       return reply.status(204).send(null);
     },
   );
@@ -138,7 +145,10 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
       },
     },
     async (request, reply) => {
-      await service.bpmnError(request.params.id, { ...request.body, variables: request.body.variables as JsonVariables | undefined });
+      await service.bpmnError(request.params.id, {
+        ...request.body,
+        variables: request.body.variables as JsonVariables | undefined,
+      });
       return reply.status(204).send(null);
     },
   );

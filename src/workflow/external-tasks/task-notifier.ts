@@ -37,7 +37,10 @@ export class TaskNotifier implements TaskAnnouncer {
 
   /** Opens the LISTEN connection; reconnects after a failure. */
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'weft-task-notifier' });
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      application_name: 'weft-task-notifier',
+    });
     client.on('notification', (message) => {
       if (message.channel === channel && message.payload) this.events.emit(message.payload);
     });

@@ -14,7 +14,10 @@ export interface InstanceFilter {
 }
 
 /** One page of instances, newest first, with the total count of the filter. */
-export async function listInstances(pool: Pool, filter: InstanceFilter): Promise<{ items: InstanceRecord[]; total: number }> {
+export async function listInstances(
+  pool: Pool,
+  filter: InstanceFilter,
+): Promise<{ items: InstanceRecord[]; total: number }> {
   const { rows } = await pool.query<Parameters<typeof toInstanceRecord>[0] & { total: string }>({
     name: 'workflow.instances.list',
     text: `SELECT id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at,
@@ -43,7 +46,13 @@ export async function listInstances(pool: Pool, filter: InstanceFilter): Promise
       `SELECT count(*) AS total FROM process_instances
        WHERE org_id = $1 AND ($2::uuid IS NULL OR definition_id = $2) AND ($3::text IS NULL OR process_key = $3)
          AND ($4::text IS NULL OR state = $4) AND ($5::text IS NULL OR business_key = $5)`,
-      [filter.orgId, filter.definitionId ?? null, filter.processKey ?? null, filter.state ?? null, filter.businessKey ?? null],
+      [
+        filter.orgId,
+        filter.definitionId ?? null,
+        filter.processKey ?? null,
+        filter.state ?? null,
+        filter.businessKey ?? null,
+      ],
     );
     return { items: [], total: Number(counted[0]?.total ?? 0) };
   }

@@ -49,7 +49,10 @@ export class InstanceService {
   }
 
   /** A page of instances with the filter's total. */
-  async list(identity: Identity, filter: queries.InstanceFilter): Promise<{ items: InstanceRecord[]; total: number }> {
+  async list(
+    identity: Identity,
+    filter: queries.InstanceFilter,
+  ): Promise<{ items: InstanceRecord[]; total: number }> {
     requireOrgRole(identity, filter.orgId, readers);
     return queries.listInstances(this.pool, filter);
   }
@@ -87,7 +90,8 @@ export class InstanceService {
       if (rows.length === 0) throw WorkflowErrors.conflict('The process instance has no open incident');
       let instance: InstanceRecord | undefined;
       for (const incident of rows) {
-        instance = (await this.driver.apply(client, id, { type: 'retryIncident', incidentId: incident.id })).instance;
+        instance = (await this.driver.apply(client, id, { type: 'retryIncident', incidentId: incident.id }))
+          .instance;
       }
       if (!instance) throw new Error('unreachable: at least one incident was retried');
       return instance;
@@ -119,15 +123,20 @@ export class InstanceService {
   private async resolveDefinition(request: StartRequest) {
     if (request.definition_id !== undefined) {
       const definition = await findDefinition(this.pool, request.definition_id);
-      if (!definition || definition.org_id !== request.org_id) throw WorkflowErrors.notFound('No such deployment');
+      if (!definition || definition.org_id !== request.org_id)
+        throw WorkflowErrors.notFound('No such deployment');
       if (definition.draft) throw WorkflowErrors.conflict('A draft cannot start instances');
-      if (definition.disabled) throw WorkflowErrors.conflict(`Version ${definition.version} of ${definition.process_key} is disabled`);
+      if (definition.disabled)
+        throw WorkflowErrors.conflict(
+          `Version ${definition.version} of ${definition.process_key} is disabled`,
+        );
       if (request.process_key !== undefined && request.process_key !== definition.process_key) {
         throw WorkflowErrors.validation('definition_id and process_key name different processes');
       }
       return definition;
     }
-    if (request.process_key === undefined) throw WorkflowErrors.validation('Give process_key or definition_id');
+    if (request.process_key === undefined)
+      throw WorkflowErrors.validation('Give process_key or definition_id');
     const latest = await findLatestEnabled(this.pool, request.org_id, request.process_key);
     if (latest) return latest;
     const { rowCount } = await this.pool.query(

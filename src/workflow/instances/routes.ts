@@ -75,7 +75,10 @@ export function registerInstanceRoutes(app: HttpServer, instances: InstanceServi
     },
     async (request, reply) => {
       const { variables, ...rest } = request.body;
-      const instance = await instances.start(identityOf(request), { ...rest, variables: variables as Variables | undefined });
+      const instance = await instances.start(identityOf(request), {
+        ...rest,
+        variables: variables as Variables | undefined,
+      });
       return reply.status(201).send(instance);
     },
   );
@@ -182,6 +185,7 @@ export function registerInstanceRoutes(app: HttpServer, instances: InstanceServi
         response: { 200: Instance, ...authenticatedErrors, ...notFound },
       },
     },
-    (request) => instances.setVariables(identityOf(request), request.params.id, request.body.variables as Variables),
+    (request) =>
+      instances.setVariables(identityOf(request), request.params.id, request.body.variables as Variables),
   );
 }

@@ -48,10 +48,11 @@ export class UserTaskService {
    * (by user id or email) who is a member of the org.
    */
   async complete(identity: Identity, taskId: string, variables: Variables): Promise<void> {
-    const { rows } = await this.pool.query<{ org_id: string; process_instance_id: string; assignee: string | null }>(
-      'SELECT org_id, process_instance_id, assignee FROM user_tasks WHERE id = $1',
-      [taskId],
-    );
+    const { rows } = await this.pool.query<{
+      org_id: string;
+      process_instance_id: string;
+      assignee: string | null;
+    }>('SELECT org_id, process_instance_id, assignee FROM user_tasks WHERE id = $1', [taskId]);
     const task = rows[0];
     if (!task) throw WorkflowErrors.notFound('No such open user task');
     const isAssignee =

@@ -26,7 +26,11 @@ type UserTaskWait = Extract<Wait, { kind: 'userTask' }>;
  * wait opened and closed within the same call (a boundary interrupting at once) never reaches a
  * table, so the writes are the net change.
  */
-export async function writeEffects(client: PoolClient, target: EffectTarget, effects: readonly Effect[]): Promise<WrittenEffects> {
+export async function writeEffects(
+  client: PoolClient,
+  target: EffectTarget,
+  effects: readonly Effect[],
+): Promise<WrittenEffects> {
   const newExternal = new Map<string, ExternalTaskWait>();
   const newUser = new Map<string, UserTaskWait>();
   const closedWaits: string[] = [];
@@ -41,7 +45,8 @@ export async function writeEffects(client: PoolClient, target: EffectTarget, eff
         else if (effect.wait.kind === 'userTask') newUser.set(effect.wait.waitId, effect.wait);
         break;
       case 'waitClosed':
-        if (!newExternal.delete(effect.waitId) && !newUser.delete(effect.waitId)) closedWaits.push(effect.waitId);
+        if (!newExternal.delete(effect.waitId) && !newUser.delete(effect.waitId))
+          closedWaits.push(effect.waitId);
         break;
       case 'incidentRaised':
         newIncidents.set(effect.incident.incidentId, { ...effect.incident, resolvedAt: null });

@@ -111,7 +111,8 @@ export class InstanceDriver {
     const locked = await lockInstance(client, instanceId);
     if (!locked) throw WorkflowErrors.notFound('No such process instance');
     await options.afterLock?.();
-    if (isEnded(locked.record.state)) throw WorkflowErrors.conflict(`The process instance is ${locked.record.state}`);
+    if (isEnded(locked.record.state))
+      throw WorkflowErrors.conflict(`The process instance is ${locked.record.state}`);
     const model = await this.options.models.get(locked.record.definition_id);
     const ctx = this.context();
     const owner = { orgId: locked.record.org_id, instanceId };
@@ -158,7 +159,11 @@ export class InstanceDriver {
   }
 
   private context(): EngineContext {
-    return { now: this.options.clock.now(), newId: randomUUID, maxStepsPerCall: this.options.maxStepsPerCall };
+    return {
+      now: this.options.clock.now(),
+      newId: randomUUID,
+      maxStepsPerCall: this.options.maxStepsPerCall,
+    };
   }
 
   private unwrap(result: EngineResult): { state: InstanceState; effects: Effect[] } {
@@ -166,7 +171,12 @@ export class InstanceDriver {
     throw engineErrorToApi(result.error);
   }
 
-  private count(instance: InstanceRecord, effects: readonly Effect[], written: WrittenEffects, started: boolean): void {
+  private count(
+    instance: InstanceRecord,
+    effects: readonly Effect[],
+    written: WrittenEffects,
+    started: boolean,
+  ): void {
     const { metrics } = this.options;
     if (started) metrics.instance(instance.process_key, 'started');
     metrics.job('external_task', 'created', written.externalTasksCreated);

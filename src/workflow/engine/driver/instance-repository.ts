@@ -21,7 +21,8 @@ interface InstanceRow extends Omit<InstanceRecord, 'counter' | 'started_at' | 'e
   ended_at: Date | null;
 }
 
-const columns = 'id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at';
+const columns =
+  'id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at';
 
 /** Converts a row (bigint counter as text, dates) to the API shape. */
 export function toInstanceRecord(row: InstanceRow): InstanceRecord {
@@ -124,7 +125,9 @@ export async function updateInstanceState(
 
 /** One instance without its engine state. */
 export async function findInstance(db: Pool | PoolClient, id: string): Promise<InstanceRecord | null> {
-  const { rows } = await db.query<InstanceRow>(`SELECT ${columns} FROM process_instances WHERE id = $1`, [id]);
+  const { rows } = await db.query<InstanceRow>(`SELECT ${columns} FROM process_instances WHERE id = $1`, [
+    id,
+  ]);
   return rows[0] ? toInstanceRecord(rows[0]) : null;
 }
 

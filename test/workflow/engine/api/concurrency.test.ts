@@ -13,9 +13,14 @@ describe('the engine under concurrency', () => {
   after(() => f.close());
 
   test('200 concurrent starts of one key get the counters 1..200, gap-free', async () => {
-    const started = await Promise.all(Array.from({ length: 200 }, () => f.start('pricing', { price: 1, quantity: 1 })));
+    const started = await Promise.all(
+      Array.from({ length: 200 }, () => f.start('pricing', { price: 1, quantity: 1 })),
+    );
     const counters = started.map((instance) => instance.counter as number).sort((a, b) => a - b);
-    assert.deepEqual(counters, Array.from({ length: 200 }, (_, i) => i + 1));
+    assert.deepEqual(
+      counters,
+      Array.from({ length: 200 }, (_, i) => i + 1),
+    );
   });
 
   test('two workers fetching the same topic at once never receive the same task', async () => {
@@ -31,7 +36,9 @@ describe('the engine under concurrency', () => {
   test('a parallel join under concurrent completions fires exactly once', async () => {
     for (let round = 0; round < 5; round++) {
       const instance = await f.start('fanout');
-      const branches = (await f.fetch(`w${round}`, 'branch', 50)).filter((t) => t.process_instance_id === instance.id);
+      const branches = (await f.fetch(`w${round}`, 'branch', 50)).filter(
+        (t) => t.process_instance_id === instance.id,
+      );
       assert.equal(branches.length, 3);
       const results = await Promise.all(
         branches.map((task) =>
@@ -42,7 +49,10 @@ describe('the engine under concurrency', () => {
           }),
         ),
       );
-      assert.deepEqual(results.map((r) => r.statusCode), [204, 204, 204]);
+      assert.deepEqual(
+        results.map((r) => r.statusCode),
+        [204, 204, 204],
+      );
       const { rows } = await f.workflow.database.pool.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM external_tasks WHERE process_instance_id = $1 AND topic = 'after'`,
         [instance.id],
@@ -82,7 +92,12 @@ describe('the engine under concurrency', () => {
     const response = await f.workflow.request({
       method: 'POST',
       url: '/api/v1/external-tasks/fetch-and-lock',
-      body: { worker_id: 'idle', max_tasks: 1, topics: [{ topic_name: 'nothing-here', lock_duration_ms: 1000 }], async_response_timeout_ms: 600 },
+      body: {
+        worker_id: 'idle',
+        max_tasks: 1,
+        topics: [{ topic_name: 'nothing-here', lock_duration_ms: 1000 }],
+        async_response_timeout_ms: 600,
+      },
     });
     assert.deepEqual(response.json(), []);
     assert.ok(Date.now() - started >= 550);

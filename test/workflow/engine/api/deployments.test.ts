@@ -67,23 +67,56 @@ describe('deployments', () => {
 
   test('a disabled version never starts; starting by key uses the latest enabled one', async () => {
     await f.deploy('scripts-only.bpmn');
-    const list = await f.workflow.request({ method: 'GET', url: `/api/v1/deployments?org_id=${f.orgId}&process_key=payment`, token: f.tokens.reader });
+    const list = await f.workflow.request({
+      method: 'GET',
+      url: `/api/v1/deployments?org_id=${f.orgId}&process_key=payment`,
+      token: f.tokens.reader,
+    });
     const versions = list.json() as { id: string; version: number }[];
-    assert.deepEqual(versions.map((v) => v.version), [2, 1], 'newest first');
+    assert.deepEqual(
+      versions.map((v) => v.version),
+      [2, 1],
+      'newest first',
+    );
     const [v2, v1] = versions;
     assert.ok(v1 && v2);
-    const disabled = await f.workflow.request({ method: 'PATCH', url: `/api/v1/deployments/${v2.id}/disabled`, token: f.tokens.developer, body: { disabled: true } });
+    const disabled = await f.workflow.request({
+      method: 'PATCH',
+      url: `/api/v1/deployments/${v2.id}/disabled`,
+      token: f.tokens.developer,
+      body: { disabled: true },
+    });
     assert.equal(disabled.statusCode, 200);
     assert.equal((disabled.json() as { disabled: boolean }).disabled, true);
     const started = await f.start('payment');
     assert.equal(started.definition_id, v1.id);
-    const pinned = await f.workflow.request({ method: 'POST', url: '/api/v1/process-instances', token: f.tokens.operator, body: { org_id: f.orgId, definition_id: v2.id } });
+    const pinned = await f.workflow.request({
+      method: 'POST',
+      url: '/api/v1/process-instances',
+      token: f.tokens.operator,
+      body: { org_id: f.orgId, definition_id: v2.id },
+    });
     assert.equal(pinned.statusCode, 409);
-    await f.workflow.request({ method: 'PATCH', url: `/api/v1/deployments/${v1.id}/disabled`, token: f.tokens.developer, body: { disabled: true } });
-    const none = await f.workflow.request({ method: 'POST', url: '/api/v1/process-instances', token: f.tokens.operator, body: { org_id: f.orgId, process_key: 'payment' } });
+    await f.workflow.request({
+      method: 'PATCH',
+      url: `/api/v1/deployments/${v1.id}/disabled`,
+      token: f.tokens.developer,
+      body: { disabled: true },
+    });
+    const none = await f.workflow.request({
+      method: 'POST',
+      url: '/api/v1/process-instances',
+      token: f.tokens.operator,
+      body: { org_id: f.orgId, process_key: 'payment' },
+    });
     assert.equal(none.statusCode, 409);
     for (const version of [v1, v2]) {
-      await f.workflow.request({ method: 'PATCH', url: `/api/v1/deployments/${version.id}/disabled`, token: f.tokens.developer, body: { disabled: false } });
+      await f.workflow.request({
+        method: 'PATCH',
+        url: `/api/v1/deployments/${version.id}/disabled`,
+        token: f.tokens.developer,
+        body: { disabled: false },
+      });
     }
     assert.equal((await f.start('payment')).definition_id, v2.id);
   });
@@ -96,7 +129,13 @@ describe('deployments', () => {
       body: { org_id: f.orgId, process_group_id: f.groupId, process_key: 'payment', name: 'Card payment' },
     });
     assert.equal(renamed.statusCode, 204);
-    const list = (await f.workflow.request({ method: 'GET', url: `/api/v1/deployments?org_id=${f.orgId}&process_key=payment`, token: f.tokens.reader })).json() as { name: string }[];
+    const list = (
+      await f.workflow.request({
+        method: 'GET',
+        url: `/api/v1/deployments?org_id=${f.orgId}&process_key=payment`,
+        token: f.tokens.reader,
+      })
+    ).json() as { name: string }[];
     assert.ok(list.length >= 2);
     assert.ok(list.every((item) => item.name === 'Card payment'));
     const unknown = await f.workflow.request({
@@ -109,13 +148,27 @@ describe('deployments', () => {
   });
 
   test('GET /deployments/{id} returns the XML; roles are enforced', async () => {
-    const list = (await f.workflow.request({ method: 'GET', url: `/api/v1/deployments?org_id=${f.orgId}`, token: f.tokens.reader })).json() as { id: string }[];
-    const one = await f.workflow.request({ method: 'GET', url: `/api/v1/deployments/${list[0]?.id}`, token: f.tokens.reader });
+    const list = (
+      await f.workflow.request({
+        method: 'GET',
+        url: `/api/v1/deployments?org_id=${f.orgId}`,
+        token: f.tokens.reader,
+      })
+    ).json() as { id: string }[];
+    const one = await f.workflow.request({
+      method: 'GET',
+      url: `/api/v1/deployments/${list[0]?.id}`,
+      token: f.tokens.reader,
+    });
     assert.equal(one.statusCode, 200);
     assert.match((one.json() as { xml: string }).xml, /<bpmn:definitions/);
     assert.equal((await f.deploy('payment.bpmn', { token: f.tokens.operator })).statusCode, 403);
     assert.equal((await f.deploy('payment.bpmn', { token: f.tokens.outsider })).statusCode, 403);
-    const outsiderList = await f.workflow.request({ method: 'GET', url: `/api/v1/deployments?org_id=${f.orgId}`, token: f.tokens.outsider });
+    const outsiderList = await f.workflow.request({
+      method: 'GET',
+      url: `/api/v1/deployments?org_id=${f.orgId}`,
+      token: f.tokens.outsider,
+    });
     assert.equal(outsiderList.statusCode, 403);
   });
 
@@ -138,11 +191,21 @@ describe('deployments', () => {
       body: { org_id: f.orgId, process_group_id: f.groupId, xml },
     });
     assert.equal(response.statusCode, 400);
-    const body = response.json() as { code: string; details: { errors: { element_id: string | null; message: string }[] } };
+    const body = response.json() as {
+      code: string;
+      details: { errors: { element_id: string | null; message: string }[] };
+    };
     assert.equal(body.code, 'U400');
     const ids = body.details.errors.map((error) => error.element_id);
-    assert.ok(ids.includes('noTopic') && ids.includes('cg') && ids.includes('f3'), JSON.stringify(body.details.errors));
-    const none = await f.workflow.request({ method: 'GET', url: `/api/v1/deployments?org_id=${f.orgId}&process_key=broken`, token: f.tokens.reader });
+    assert.ok(
+      ids.includes('noTopic') && ids.includes('cg') && ids.includes('f3'),
+      JSON.stringify(body.details.errors),
+    );
+    const none = await f.workflow.request({
+      method: 'GET',
+      url: `/api/v1/deployments?org_id=${f.orgId}&process_key=broken`,
+      token: f.tokens.reader,
+    });
     assert.deepEqual(none.json(), []);
   });
 
@@ -162,7 +225,11 @@ describe('deployments', () => {
       method: 'POST',
       url: '/api/v1/deployments',
       token: f.tokens.developer,
-      body: { org_id: f.orgId, process_group_id: '00000000-0000-4000-8000-000000000000', xml: await fixtureXml('payment.bpmn') },
+      body: {
+        org_id: f.orgId,
+        process_group_id: '00000000-0000-4000-8000-000000000000',
+        xml: await fixtureXml('payment.bpmn'),
+      },
     });
     assert.equal(wrongGroup.statusCode, 404);
   });

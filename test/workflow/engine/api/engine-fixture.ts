@@ -11,8 +11,15 @@ export interface EngineFixture {
   /** Tokens by role: admin (PlatformAdmin), developer, operator, reader, outsider. */
   tokens: Record<'admin' | 'developer' | 'operator' | 'reader' | 'outsider', string>;
   deploy(fixture: string, options?: { draft?: boolean; token?: string }): Promise<LightMyRequestResponse>;
-  start(processKey: string, variables?: Record<string, unknown>): Promise<Record<string, unknown> & { id: string }>;
-  fetch(workerId: string, topic: string, maxTasks?: number): Promise<{ id: string; variables: Record<string, unknown>; process_instance_id: string }[]>;
+  start(
+    processKey: string,
+    variables?: Record<string, unknown>,
+  ): Promise<Record<string, unknown> & { id: string }>;
+  fetch(
+    workerId: string,
+    topic: string,
+    maxTasks?: number,
+  ): Promise<{ id: string; variables: Record<string, unknown>; process_instance_id: string }[]>;
   instance(id: string): Promise<Record<string, unknown> & { state: string; active_element_ids: string[] }>;
   close(): Promise<void>;
 }
@@ -27,7 +34,12 @@ export async function createEngineFixture(env: Record<string, string> = {}): Pro
   const workflow = await startTestWorkflow({ env });
   await workflow.createUser('admin@example.com', 'admin password', { platformAdmin: true });
   const admin = await workflow.login('admin@example.com', 'admin password');
-  const org = await workflow.request({ method: 'POST', url: '/api/v1/orgs', token: admin, body: { name: 'Acme', slug: 'acme' } });
+  const org = await workflow.request({
+    method: 'POST',
+    url: '/api/v1/orgs',
+    token: admin,
+    body: { name: 'Acme', slug: 'acme' },
+  });
   const orgId = (org.json() as { id: string }).id;
   const tokens = { admin } as EngineFixture['tokens'];
   for (const [role, roles] of [
@@ -65,7 +77,12 @@ export async function createEngineFixture(env: Record<string, string> = {}): Pro
         method: 'POST',
         url: '/api/v1/deployments',
         token: options.token ?? tokens.developer,
-        body: { org_id: orgId, process_group_id: groupId, xml: await fixtureXml(fixture), draft: options.draft ?? false },
+        body: {
+          org_id: orgId,
+          process_group_id: groupId,
+          xml: await fixtureXml(fixture),
+          draft: options.draft ?? false,
+        },
       }),
     start: async (processKey, variables = {}) => {
       const response = await workflow.request({
@@ -81,13 +98,25 @@ export async function createEngineFixture(env: Record<string, string> = {}): Pro
       const response = await workflow.request({
         method: 'POST',
         url: '/api/v1/external-tasks/fetch-and-lock',
-        body: { worker_id: workerId, max_tasks: maxTasks, topics: [{ topic_name: topic, lock_duration_ms: 60_000 }] },
+        body: {
+          worker_id: workerId,
+          max_tasks: maxTasks,
+          topics: [{ topic_name: topic, lock_duration_ms: 60_000 }],
+        },
       });
       assert.equal(response.statusCode, 200, response.body);
-      return response.json() as { id: string; variables: Record<string, unknown>; process_instance_id: string }[];
+      return response.json() as {
+        id: string;
+        variables: Record<string, unknown>;
+        process_instance_id: string;
+      }[];
     },
     instance: async (id) => {
-      const response = await workflow.request({ method: 'GET', url: `/api/v1/process-instances/${id}`, token: tokens.reader });
+      const response = await workflow.request({
+        method: 'GET',
+        url: `/api/v1/process-instances/${id}`,
+        token: tokens.reader,
+      });
       assert.equal(response.statusCode, 200, response.body);
       return response.json() as Record<string, unknown> & { state: string; active_element_ids: string[] };
     },

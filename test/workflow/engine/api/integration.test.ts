@@ -9,13 +9,19 @@ describe('the engine with its neighbours', () => {
   let baseUrl: string;
   before(async () => {
     f = await createEngineFixture();
-    for (const fixture of ['payment.bpmn', 'discount.bpmn']) assert.equal((await f.deploy(fixture)).statusCode, 201);
+    for (const fixture of ['payment.bpmn', 'discount.bpmn'])
+      assert.equal((await f.deploy(fixture)).statusCode, 201);
     baseUrl = await f.workflow.service.app.listen({ host: '127.0.0.1', port: 0 });
   });
   after(() => f.close());
 
   test('the shipped ExternalTaskWorker completes tasks of the real engine over HTTP', async () => {
-    const worker = new ExternalTaskWorker({ baseUrl, workerId: 'shipped', asyncResponseTimeoutMs: 2000, pollIntervalMs: 0 });
+    const worker = new ExternalTaskWorker({
+      baseUrl,
+      workerId: 'shipped',
+      asyncResponseTimeoutMs: 2000,
+      pollIntervalMs: 0,
+    });
     const seen: number[] = [];
     worker.subscribe<{ amount: number }>('charge', (task) => {
       seen.push(task.variables.amount);
@@ -23,7 +29,10 @@ describe('the engine with its neighbours', () => {
     });
     worker.start();
     try {
-      const started = await Promise.all([f.start('payment', { amount: 1 }), f.start('payment', { amount: 2 })]);
+      const started = await Promise.all([
+        f.start('payment', { amount: 1 }),
+        f.start('payment', { amount: 2 }),
+      ]);
       for (const instance of started) {
         let detail = await f.instance(instance.id);
         for (let i = 0; i < 100 && detail.state !== 'completed'; i++) {
@@ -58,7 +67,9 @@ describe('the engine with its neighbours', () => {
   });
 
   test('an unknown decision raises an incident naming it', async () => {
-    const xml = (await fixtureXml('discount.bpmn')).replace('camunda:decisionRef="discount"', 'camunda:decisionRef="missing"').replace('id="quote"', 'id="quote2"');
+    const xml = (await fixtureXml('discount.bpmn'))
+      .replace('camunda:decisionRef="discount"', 'camunda:decisionRef="missing"')
+      .replace('id="quote"', 'id="quote2"');
     const deployed = await f.workflow.request({
       method: 'POST',
       url: '/api/v1/deployments',
@@ -81,13 +92,22 @@ describe('the engine with its neighbours', () => {
     });
     assert.equal(response.statusCode, 201, response.body);
     const keys = (response.json() as { definitions: { process_key: string; version: number }[] }).definitions;
-    assert.deepEqual(keys.map((d) => [d.process_key, d.version]).sort(), [['shop', 1], ['warehouse', 1]]);
+    assert.deepEqual(keys.map((d) => [d.process_key, d.version]).sort(), [
+      ['shop', 1],
+      ['warehouse', 1],
+    ]);
   });
 
   test('/metrics counts instances, jobs and external tasks, and instance durations', async () => {
     const metrics = (await f.workflow.request({ method: 'GET', url: '/metrics' })).body;
-    assert.match(metrics, /weft_process_instances_total\{[^}]*process_key="payment"[^}]*event="started"[^}]*\} [1-9]/);
-    assert.match(metrics, /weft_process_instances_total\{[^}]*process_key="payment"[^}]*event="completed"[^}]*\} [1-9]/);
+    assert.match(
+      metrics,
+      /weft_process_instances_total\{[^}]*process_key="payment"[^}]*event="started"[^}]*\} [1-9]/,
+    );
+    assert.match(
+      metrics,
+      /weft_process_instances_total\{[^}]*process_key="payment"[^}]*event="completed"[^}]*\} [1-9]/,
+    );
     assert.match(metrics, /weft_jobs_total\{[^}]*type="external_task"[^}]*event="created"[^}]*\} [1-9]/);
     assert.match(metrics, /weft_external_tasks_total\{[^}]*event="completed"[^}]*\} [1-9]/);
     assert.match(metrics, /weft_process_instance_duration_seconds_count\{[^}]*process_key="quote"/);

@@ -22,7 +22,11 @@ describe('script task pipelines in running instances', () => {
   test('every step is a history entry with name, index, type, duration and status', async () => {
     const instance = await f.start('enrich', { customer: 'Bo', items: [{ price: 1 }] });
     const history = (
-      await f.workflow.request({ method: 'GET', url: `/api/v1/process-instances/${instance.id}/history`, token: f.tokens.reader })
+      await f.workflow.request({
+        method: 'GET',
+        url: `/api/v1/process-instances/${instance.id}/history`,
+        token: f.tokens.reader,
+      })
     ).json() as { kind: string; data: Record<string, unknown> }[];
     const steps = history.filter((entry) => entry.kind === 'scriptStep').map((entry) => entry.data);
     assert.deepEqual(
@@ -47,12 +51,19 @@ describe('script task pipelines in running instances', () => {
   });
 
   test('a pipeline with an unknown step type is rejected at deploy time', async () => {
-    const xml = (await import('node:fs/promises')).readFile(new URL('./fixtures/pipeline.bpmn', import.meta.url), 'utf8');
+    const xml = (await import('node:fs/promises')).readFile(
+      new URL('./fixtures/pipeline.bpmn', import.meta.url),
+      'utf8',
+    );
     const response = await f.workflow.request({
       method: 'POST',
       url: '/api/v1/deployments',
       token: f.tokens.developer,
-      body: { org_id: f.orgId, process_group_id: f.groupId, xml: (await xml).replace('type="feel"', 'type="python"') },
+      body: {
+        org_id: f.orgId,
+        process_group_id: f.groupId,
+        xml: (await xml).replace('type="feel"', 'type="python"'),
+      },
     });
     assert.equal(response.statusCode, 400);
     assert.match(JSON.stringify(response.json()), /python/);

@@ -4,7 +4,9 @@
  * POST create and PATCH, each beside its floor measured in the same run: a bare Fastify + pg
  * handler doing the same single SQL statement with none of our layers. Not a test: it prints figures.
  *
- * BENCH_SECONDS (default 10) sets each run's length; BENCH_DATABASE_URL uses another server.
+ * BENCH_SECONDS (default 10) sets each run's length; BENCH_DATABASE_URL uses another server;
+ * BENCH_ONLY (a substring, e.g. `list`) runs only the matching scenarios; BENCH_PROFILE=dir writes
+ * CPU profiles of the servers.
  */
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -114,7 +116,9 @@ try {
       await child.stop();
     }
   };
+  const only = process.env.BENCH_ONLY?.toLowerCase();
   for (const [name, scenario] of Object.entries(scenarios)) {
+    if (only && !name.toLowerCase().includes(only)) continue;
     const floor = await measure('floor', scenario('floor'));
     const weft = await measure('weft', scenario('weft'));
     results.push({ name, floor, weft });

@@ -3,13 +3,16 @@
  * step, a FEEL step and a 20-line Rhai step on a small variable map, each run one after another
  * through the in-process executor (what a sandbox worker runs). Beside them, in the same run: the
  * same Rhai computation written as plain JavaScript (the floor of the interpreter), and jq fed many
- * inputs in one call (what jq costs once its per-call start-up is shared). Not a test: it prints figures.
+ * inputs in one call (what jq costs once its per-call start-up is shared), the jq step's CPU over all
+ * threads (its resident jq runs in a thread of its own) and the jq step with one jq run per step.
+ * Not a test: it prints figures.
  *
  * BENCH_SECONDS (default 3) sets the length of each measurement.
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { loadJqEngine } from '../src/workflow/scripts/jq-engine.js';
+import { runJqStep } from '../src/workflow/scripts/jq-step.js';
 import { compileRhai, runRhai } from '../src/workflow/scripts/rhai/index.js';
 import { createInProcessExecutor } from '../src/workflow/scripts/step-executor.js';
 import type { JsonValue, ScriptStep, Variables } from '../src/workflow/scripts/types.js';
@@ -139,9 +142,24 @@ const ratio = (label: string, value: number) =>
 ratio('Rhai interpreter / plain JS', interpreter / js);
 ratio('Rhai step / plain JS', (figures.rhai ?? 0) / js);
 
+// The jq step above is answered by a resident jq (its own thread, jq started once): its CPU over all
+// threads, and the same step with one jq command-line run per step (what every step cost before).
+const jqStep = steps[0] as ScriptStep;
+const cpuBefore = process.cpuUsage();
+const wallStarted = performance.now();
+const residentRate = await rate(() => executor.execute(jqStep, variables));
+const cpuUsed = process.cpuUsage(cpuBefore);
+const cpuShare = (cpuUsed.user + cpuUsed.system) / 1000 / (performance.now() - wallStarted);
+console.log(
+  `${'jq step per CPU-second, all threads'.padEnd(34)} ${fmt(residentRate / cpuShare).padStart(9)} steps/s  (${cpuShare.toFixed(2)} cores busy)`,
+);
+const perCall = await loadJqEngine({ residentPrograms: 0 });
+const perCallRate = await rate(() => runJqStep(perCall, jqStep, variables));
+console.log(`${'jq step, one jq run per step'.padEnd(34)} ${fmt(perCallRate).padStart(9)} steps/s`);
+
 // jq processes every JSON text of its input with the same compiled program: one call, many inputs.
-const jq = await loadJqEngine();
-const jqProgram = steps[0]?.expression ?? '';
+const jq = perCall;
+const jqProgram = jqStep.expression;
 const batch = 100;
 const batchInput = Array.from({ length: batch }, () => JSON.stringify(variables)).join('\n');
 const batched = (await rate(() => jq.run(jqProgram, batchInput))) * batch;

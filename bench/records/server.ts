@@ -83,5 +83,7 @@ async function weft(): Promise<string> {
   return service.app.listen({ host: '127.0.0.1', port: 0 });
 }
 
+// A clean exit on SIGTERM, so BENCH_PROFILE's CPU profile is written.
+process.once('SIGTERM', () => process.exit(0));
 const address = process.env.BENCH_MODE === 'floor' ? await floor() : await weft();
 process.stdout.write(`READY ${new URL(address).port}\n`);

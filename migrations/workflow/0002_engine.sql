@@ -40,6 +40,8 @@ CREATE TABLE process_instances (
   state         text NOT NULL CHECK (state IN ('running', 'completed', 'cancelled', 'incident', 'terminated')),
   variables     jsonb NOT NULL DEFAULT '{}',
   engine_state  jsonb NOT NULL,
+  -- Bumped by every write: engine calls read without locking and write only if it is unchanged.
+  revision      integer NOT NULL DEFAULT 0,
   started_at    timestamptz NOT NULL DEFAULT now(),
   ended_at      timestamptz,
   UNIQUE (org_id, process_key, counter)

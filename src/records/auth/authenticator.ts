@@ -18,12 +18,33 @@ export class Authenticator {
 
   /** The caller's identity, or null when the credentials are missing or invalid. */
   async authenticate(headers: IncomingHttpHeaders, address: string): Promise<Identity | null> {
+    const known = this.authenticateAtOnce(headers);
+    if (known !== undefined) return known;
     const apiKey = headers['x-api-key'];
     if (typeof apiKey === 'string') return identityOfApiKey(this.pool, apiKey, address);
-    const authorization = headers.authorization;
-    if (typeof authorization !== 'string' || !/^Bearer /i.test(authorization)) return null;
-    const token = authorization.slice(7).trim();
+    const token = bearerToken(headers) ?? '';
     if (token.startsWith(apiKeyPrefix)) return identityOfApiKey(this.pool, token, address);
     return this.jwt.verify(token, this.clock.now());
   }
+
+  /**
+   * What can be decided without waiting: null for missing credentials, the identity (or null) of a
+   * JWT verified before; undefined when the credentials need a signature check or an API-key lookup
+   * (keys are looked up on every request, so a revoked key fails at once).
+   */
+  authenticateAtOnce(headers: IncomingHttpHeaders): Identity | null | undefined {
+    if (typeof headers['x-api-key'] === 'string') return undefined;
+    const token = bearerToken(headers);
+    if (token === undefined) return null;
+    if (token.startsWith(apiKeyPrefix)) return undefined;
+    return this.jwt.remembered(token, this.clock.now());
+  }
+}
+
+const bearer = /^Bearer /i;
+
+function bearerToken(headers: IncomingHttpHeaders): string | undefined {
+  const authorization = headers.authorization;
+  if (typeof authorization !== 'string' || !bearer.test(authorization)) return undefined;
+  return authorization.slice(7).trim();
 }

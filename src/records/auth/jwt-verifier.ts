@@ -21,10 +21,20 @@ export class JwtVerifier {
     this.publicKey = config.publicKey ? createPublicKey(config.publicKey) : undefined;
   }
 
+  /**
+   * The identity of a token verified before (null once it has expired), or undefined when the
+   * token was not seen yet.
+   */
+  remembered(token: string, now: Date): Identity | null | undefined {
+    const remembered = this.verified.get(token);
+    if (remembered === undefined) return undefined;
+    return now.getTime() < remembered.expiresAt ? remembered.identity : null;
+  }
+
   /** The identity of a valid token, or null. */
   async verify(token: string, now: Date): Promise<Identity | null> {
-    const remembered = this.verified.get(token);
-    if (remembered) return now.getTime() < remembered.expiresAt ? remembered.identity : null;
+    const remembered = this.remembered(token, now);
+    if (remembered !== undefined) return remembered;
     if (token.length > 8192) return null;
     const payload = await this.check(token, now);
     if (!payload || typeof payload.sub !== 'string' || payload.sub === '' || payload.exp === undefined)

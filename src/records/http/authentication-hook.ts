@@ -1,8 +1,10 @@
 import '../../platform/http/route-config.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import { setIdentity } from '../auth/request-identity.js';
+import { decorateIdentity, setIdentity } from '../auth/request-identity.js';
 import { RecordsErrors } from '../errors.js';
+import type { Identity } from '../types.js';
 import type { ActorRateLimits, RateLimitBudget } from './actor-rate-limits.js';
 
 declare module 'fastify' {
@@ -14,19 +16,33 @@ declare module 'fastify' {
 
 /**
  * Authenticates every non-public route (401 AUTH_INVALID_TOKEN), attaches the Identity, then counts
- * the request against the actor's rate limit. Unknown routes fall through to the 404 handler.
+ * the request against the actor's rate limit. Unknown routes fall through to the 404 handler. A JWT
+ * verified before and in-process counters are decided synchronously (no promise per request).
  */
 export function installAuthentication(
   app: HttpServer,
   authenticator: Authenticator,
   limits: ActorRateLimits,
 ): void {
-  app.addHook('onRequest', async (request, reply) => {
-    const config = request.routeOptions.config;
-    if (config.public === true || request.routeOptions.url === undefined) return;
-    const identity = await authenticator.authenticate(request.headers, request.ip);
-    if (identity === null) throw RecordsErrors.invalidToken();
+  decorateIdentity(app);
+  const admit = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    identity: Identity | null,
+    done: (error?: Error) => void,
+  ) => {
+    if (identity === null) return done(RecordsErrors.invalidToken());
     setIdentity(request, identity);
-    await limits.consume(identity.actor_id, config.recordsRateLimit ?? 'default', reply);
+    limits.consume(identity.actor_id, request.routeOptions.config.recordsRateLimit ?? 'default', reply, done);
+  };
+  app.addHook('onRequest', (request, reply, done) => {
+    const config = request.routeOptions.config;
+    if (config.public === true || request.routeOptions.url === undefined) return done();
+    const known = authenticator.authenticateAtOnce(request.headers);
+    if (known !== undefined) return admit(request, reply, known, done);
+    authenticator.authenticate(request.headers, request.ip).then(
+      (identity) => admit(request, reply, identity, done),
+      (error: unknown) => done(error as Error),
+    );
   });
 }

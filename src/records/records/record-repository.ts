@@ -48,8 +48,7 @@ export async function getRecord(
   schema: CompiledSchema,
   id: string,
 ): Promise<string | undefined> {
-  const text = `SELECT ${schema.recordJson}::text AS j FROM ${schema.table} WHERE id = $1 AND deleted_at IS NULL`;
-  const { rows } = await run(db, schema, statement(text, [id]));
+  const { rows } = await run(db, schema, statement(schema.readSql, [id]));
   return rows[0]?.j;
 }
 

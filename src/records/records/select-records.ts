@@ -1,7 +1,7 @@
 import { quoteIdent } from '../schemas/identifiers.js';
 import { columnJsonSql, jsonObjectSql, type CompiledSchema } from '../schemas/compiled-schema.js';
 import { coerceValue } from './coerce-value.js';
-import { CursorCodec } from './cursor.js';
+import type { CursorCodec } from './cursor.js';
 import { mapRecordError } from './database-errors.js';
 import type { Queryable } from './record-repository.js';
 import type { Condition, SelectPlan, SortKey } from './select-plan.js';
@@ -114,7 +114,8 @@ export async function selectRecords(
     'deleted_at IS NULL',
     ...plan.where.map((condition) => renderCondition(condition, params)),
   ];
-  const fingerprint = CursorCodec.fingerprint([
+  // What a cursor is bound to: the query without its page (limit, offset) and position.
+  const query = JSON.stringify([
     schema.path,
     conditions,
     params.values,
@@ -122,7 +123,7 @@ export async function selectRecords(
     plan.select?.map((column) => column.name) ?? null,
   ]);
   if (plan.cursor !== undefined)
-    conditions.push(afterCursor(keys, cursors.decode(plan.cursor, fingerprint, keys.length), params));
+    conditions.push(afterCursor(keys, cursors.decode(plan.cursor, query, keys.length), params));
   const json = plan.select
     ? jsonObjectSql(plan.select.map((column) => [column.name, columnJsonSql(column)]))
     : schema.recordJson;
@@ -147,7 +148,7 @@ export async function selectRecords(
   const page: RecordPage = {
     rows: rows.map((row) => row.j),
     hasMore,
-    cursor: hasMore && last ? cursors.encode(fingerprint, JSON.parse(last.k) as unknown[]) : null,
+    cursor: hasMore && last ? cursors.encode(query, last.k) : null,
   };
   if (withTotal) {
     if (result.rows[0]?.total !== undefined) page.total = Number(result.rows[0].total);

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 
 const maxNamedStatements = 2_000;
-const named = new Set<string>();
+// Statement text → name, so a text seen before costs a map lookup rather than a hash.
+const names = new Map<string, string>();
 
 /**
  * A query config that is a named prepared statement (planned once per connection) while the
@@ -10,12 +11,13 @@ const named = new Set<string>();
  * connection's statement cache without limit.
  */
 export function statement(text: string, values: unknown[]): pg.QueryConfig {
-  const name = `rec_${createHash('sha1').update(text).digest('base64url')}`;
-  if (named.has(name) || named.size < maxNamedStatements) {
-    named.add(name);
-    return { name, text, values };
+  let name = names.get(text);
+  if (name === undefined) {
+    if (names.size >= maxNamedStatements) return { text, values };
+    name = `rec_${createHash('sha1').update(text).digest('base64url')}`;
+    names.set(text, name);
   }
-  return { text, values };
+  return { name, text, values };
 }
 
 /** Collects positional parameters, each cast to the column's type. */

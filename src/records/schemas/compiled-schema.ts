@@ -26,6 +26,8 @@ export interface CompiledSchema {
   columns: ReadonlyMap<string, ColumnInfo>;
   /** SQL producing a record's JSON (text) from the table's columns. */
   recordJson: string;
+  /** The read-by-id statement (`$1` the id), built once per schema version. */
+  readSql: string;
   validateCreate: BodyValidator;
   validatePatch: BodyValidator;
   /** Unique index name → the field it guards. */
@@ -94,12 +96,17 @@ export function compileSchema(definition: SchemaDefinition): CompiledSchema {
   const uniqueIndexes = new Map<string, string>();
   for (const index of indexesFor(definition))
     if (index.sql.includes('UNIQUE INDEX')) uniqueIndexes.set(index.name, index.field);
+  const table = qualifiedTable(definition);
+  const recordJson = jsonObjectSql(
+    [...columns.values()].map((column) => [column.name, columnJsonSql(column)]),
+  );
   return {
     definition,
     path: definition.path,
-    table: qualifiedTable(definition),
+    table,
     columns,
-    recordJson: jsonObjectSql([...columns.values()].map((column) => [column.name, columnJsonSql(column)])),
+    recordJson,
+    readSql: `SELECT ${recordJson}::text AS j FROM ${table} WHERE id = $1 AND deleted_at IS NULL`,
     validateCreate: compileBodyValidator(bodies.create),
     validatePatch: compileBodyValidator(bodies.patch),
     uniqueIndexes,

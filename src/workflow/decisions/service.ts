@@ -57,11 +57,13 @@ export interface EvaluationBody {
   matched_rules: MatchedRuleBody[];
 }
 
-/** What evaluateForProcess returns to the BPMN engine. `result` is plain JSON. */
+/** What evaluateForProcess returns to the BPMN engine. `result` and `resultList` are plain JSON. */
 export interface DecisionEvaluation {
   decisionKey: string;
   version: number;
   result: unknown;
+  /** Camunda's decision result: one entry (output name → value) per rule that decided the result. */
+  resultList: Record<string, unknown>[];
   matchedRules: MatchedRule[];
 }
 
@@ -239,8 +241,16 @@ export class DecisionService {
     }
     const compiled = await this.compiledFile(db, decisionKey, resolved);
     try {
-      const { result, matchedRules } = evaluateDecision(compiled, decisionKey, variables, { strict: true });
-      return { decisionKey, version: resolved.version, result: toJson(result), matchedRules };
+      const { result, resultList, matchedRules } = evaluateDecision(compiled, decisionKey, variables, {
+        strict: true,
+      });
+      return {
+        decisionKey,
+        version: resolved.version,
+        result: toJson(result),
+        resultList: resultList.map(entryToJson),
+        matchedRules,
+      };
     } catch (error) {
       if (error instanceof DmnEvaluationError) {
         throw new DecisionEvaluationFailedError(decisionKey, resolved.version, error);
@@ -306,6 +316,10 @@ function compileOrRefuse(xml: string): CompiledDmn {
   throw WorkflowErrors.validation(`The DMN has ${problems.length} problem(s)`, {
     errors: problems.map((problem) => ({ element_id: problem.elementId, message: problem.message })),
   });
+}
+
+function entryToJson(entry: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entry).map(([name, value]) => [name, toJson(value)]));
 }
 
 // FEEL values (dates, durations, ranges) become their JSON forms, so the API and the engine's

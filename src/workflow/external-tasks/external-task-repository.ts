@@ -71,7 +71,17 @@ export async function taskInstanceId(db: Pool | PoolClient, taskId: string): Pro
   return rows[0]?.process_instance_id ?? null;
 }
 
-/** Locks a task row (after its instance row, always in that order). */
+/** A task's instance and lock, read without locking the row. */
+export async function readTaskLock(db: Pool | PoolClient, taskId: string): Promise<TaskLock | null> {
+  const { rows } = await db.query<TaskLock>({
+    name: 'workflow.external-tasks.read-lock',
+    text: 'SELECT id, process_instance_id, worker_id, lock_expires_at, retries FROM external_tasks WHERE id = $1',
+    values: [taskId],
+  });
+  return rows[0] ?? null;
+}
+
+/** Locks a task row for an update of the task alone (a failure with retries left). */
 export async function lockTaskRow(client: PoolClient, taskId: string): Promise<TaskLock | null> {
   const { rows } = await client.query<TaskLock>({
     name: 'workflow.external-tasks.lock-row',

@@ -133,18 +133,31 @@ export class ExternalTaskService {
   }
 
   /**
-   * Applies a worker's event to the task's instance: the instance row is locked first (as in every
-   * engine transaction, so they cannot deadlock), then the task row, whose lock must belong to the
-   * worker and be live.
+   * Applies a worker's event to the task's instance. The worker must hold a live lock on the task;
+   * the engine's write checks that again atomically, so a lock lost meanwhile cannot slip through.
    */
   private async applyAsWorker(taskId: string, workerId: string, event: EngineEvent): Promise<void> {
-    const instanceId = await tasks.taskInstanceId(this.pool, taskId);
-    if (instanceId === null) throw WorkflowErrors.notFound('No such external task');
-    await this.driver.inTransaction((client) =>
-      this.driver.apply(client, instanceId, event, {
-        afterLock: () => this.requireLockHolder(client, taskId, workerId),
-      }),
-    );
+    let lock = await tasks.readTaskLock(this.pool, taskId);
+    const requireHolder = (now: Date) => {
+      if (!lock) throw WorkflowErrors.notFound('No such external task');
+      if (lock.worker_id !== workerId || lock.lock_expires_at === null || lock.lock_expires_at <= now) {
+        throw WorkflowErrors.conflict('The task is not locked by this worker, or its lock has expired');
+      }
+      return lock.process_instance_id;
+    };
+    const instanceId = requireHolder(this.clock.now());
+    let firstAttempt = true;
+    await this.driver.apply(instanceId, event, {
+      check: async (_stored, now) => {
+        // The first attempt uses the lock read above; a retried attempt reads it again.
+        if (!firstAttempt) lock = await tasks.readTaskLock(this.pool, taskId);
+        firstAttempt = false;
+        requireHolder(now);
+      },
+      sql: (param, now) =>
+        `EXISTS (SELECT 1 FROM external_tasks WHERE id = ${param(taskId)} AND worker_id = ${param(workerId)}
+                 AND lock_expires_at > ${param(now)})`,
+    });
   }
 
   private async requireLockHolder(client: PoolClient, taskId: string, workerId: string): Promise<void> {

@@ -4,7 +4,7 @@ import type { Identity, OrgRole } from '../auth/identity.js';
 import { findDefinition, findLatestEnabled } from '../deployments/definition-repository.js';
 import { findInstance, type InstanceRecord } from '../engine/driver/instance-repository.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
-import type { EngineEvent, Variables } from '../engine/runtime/index.js';
+import type { Variables } from '../engine/runtime/index.js';
 import { WorkflowErrors } from '../errors.js';
 import * as queries from './instance-queries.js';
 
@@ -39,12 +39,10 @@ export class InstanceService {
   async start(identity: Identity, request: StartRequest): Promise<InstanceRecord> {
     requireOrgRole(identity, request.org_id, ['Operator']);
     const definition = await this.resolveDefinition(request);
-    const driven = await this.driver.inTransaction((client) =>
-      this.driver.start(client, definition, {
-        variables: request.variables ?? {},
-        businessKey: request.business_key ?? null,
-      }),
-    );
+    const driven = await this.driver.start(definition, {
+      variables: request.variables ?? {},
+      businessKey: request.business_key ?? null,
+    });
     return driven.instance;
   }
 
@@ -74,43 +72,33 @@ export class InstanceService {
     return queries.instanceHistory(this.pool, id);
   }
 
-  /** Cancels a running instance (Operator); an ended one is 409. */
-  cancel(identity: Identity, id: string): Promise<InstanceRecord> {
-    return this.steer(identity, id, [{ type: 'cancel' }]);
-  }
-
   /** Resumes every open incident of the instance (Operator): failed jobs get their retries back. */
   async retry(identity: Identity, id: string): Promise<InstanceRecord> {
     await this.authorize(identity, id, ['Operator']);
-    return this.driver.inTransaction(async (client) => {
-      const { rows } = await client.query<{ id: string }>(
-        'SELECT id FROM incidents WHERE process_instance_id = $1 AND resolved_at IS NULL ORDER BY created_at',
-        [id],
-      );
-      if (rows.length === 0) throw WorkflowErrors.conflict('The process instance has no open incident');
-      let instance: InstanceRecord | undefined;
-      for (const incident of rows) {
-        instance = (await this.driver.apply(client, id, { type: 'retryIncident', incidentId: incident.id }))
-          .instance;
-      }
-      if (!instance) throw new Error('unreachable: at least one incident was retried');
-      return instance;
-    });
+    const { rows } = await this.pool.query<{ id: string }>(
+      'SELECT id FROM incidents WHERE process_instance_id = $1 AND resolved_at IS NULL ORDER BY created_at',
+      [id],
+    );
+    if (rows.length === 0) throw WorkflowErrors.conflict('The process instance has no open incident');
+    // Each incident is resumed by its own atomic engine call.
+    let instance: InstanceRecord | undefined;
+    for (const incident of rows) {
+      instance = (await this.driver.apply(id, { type: 'retryIncident', incidentId: incident.id })).instance;
+    }
+    if (!instance) throw new Error('unreachable: at least one incident was retried');
+    return instance;
   }
 
   /** Sets variables on the instance's root scope (Operator); recorded in the history. */
-  setVariables(identity: Identity, id: string, variables: Variables): Promise<InstanceRecord> {
-    return this.steer(identity, id, [{ type: 'setVariables', variables }]);
+  async setVariables(identity: Identity, id: string, variables: Variables): Promise<InstanceRecord> {
+    await this.authorize(identity, id, ['Operator']);
+    return (await this.driver.apply(id, { type: 'setVariables', variables })).instance;
   }
 
-  private async steer(identity: Identity, id: string, events: EngineEvent[]): Promise<InstanceRecord> {
+  /** Cancels a running instance (Operator); an ended one is 409. */
+  async cancel(identity: Identity, id: string): Promise<InstanceRecord> {
     await this.authorize(identity, id, ['Operator']);
-    return this.driver.inTransaction(async (client) => {
-      let instance: InstanceRecord | undefined;
-      for (const event of events) instance = (await this.driver.apply(client, id, event)).instance;
-      if (!instance) throw new Error('steer needs at least one event');
-      return instance;
-    });
+    return (await this.driver.apply(id, { type: 'cancel' })).instance;
   }
 
   private async authorize(identity: Identity, id: string, roles: OrgRole[]): Promise<InstanceRecord> {

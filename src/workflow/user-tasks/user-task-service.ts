@@ -60,9 +60,7 @@ export class UserTaskService {
       (task.assignee === identity.userId || task.assignee.toLowerCase() === identity.email.toLowerCase()) &&
       (rolesIn(identity, task.org_id).length > 0 || isPlatformAdmin(identity));
     if (!isAssignee) requireOrgRole(identity, task.org_id, ['Operator']);
-    await this.driver.inTransaction((client) =>
-      this.driver.apply(client, task.process_instance_id, { type: 'complete', waitId: taskId, variables }),
-    );
+    await this.driver.apply(task.process_instance_id, { type: 'complete', waitId: taskId, variables });
     this.metrics.job('user_task', 'completed');
   }
 }

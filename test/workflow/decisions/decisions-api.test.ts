@@ -364,6 +364,7 @@ describe('decisions over HTTP: deploy, list, rename, evaluate', () => {
       decisionKey: 'discount',
       version: 1,
       result: 0.05,
+      resultList: [{ rate: 0.05 }],
       matchedRules: [
         { decisionId: 'discount', decisionName: 'Discount', ruleId: 'discount_table_r1', ruleIndex: 1 },
       ],

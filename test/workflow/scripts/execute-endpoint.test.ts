@@ -298,10 +298,12 @@ describe('POST /api/v1/scripts/execute', () => {
     assert.equal(jqStep?.status, 'error');
     assert.ok((jqStep?.error?.message ?? '').length > 0);
 
-    assert.ok(elapsed < stepTimeoutMs + 4000, `hostile steps took ${Math.round(elapsed)} ms`);
+    assert.ok(elapsed < stepTimeoutMs * 4, `hostile steps took ${Math.round(elapsed)} ms`);
     assert.ok(healthTimes.length >= 3, `only ${healthTimes.length} health checks ran while the steps ran`);
+    // Were a script running on the event loop, /health would wait for the step's whole time limit;
+    // half of it leaves room for a loaded machine without hiding a blocked loop.
     const slowest = Math.max(...healthTimes);
-    assert.ok(slowest < 250, `slowest /health took ${Math.round(slowest)} ms`);
+    assert.ok(slowest < stepTimeoutMs / 2, `slowest /health took ${Math.round(slowest)} ms`);
 
     // The replaced worker serves the next request.
     const next = await execute({ steps: [step], variables: {} });

@@ -1,5 +1,6 @@
 import { FeelFunction } from 'feelin';
 import { compileBoxed, compileFunction } from './boxed-expressions.js';
+import { compileDecisionTableEntries, type TableEvaluator } from './decision-table.js';
 import { DmnValidationError } from './errors.js';
 import type { Scope } from './feel-expression.js';
 import { createTypeChecker, type TypeChecker } from './item-types.js';
@@ -7,6 +8,7 @@ import { parseDmn } from './parse-dmn.js';
 import { applyType, evaluationError, type Evaluator, type Run } from './runtime.js';
 import type {
   DecisionInfo,
+  DecisionResultEntry,
   DmnBkm,
   DmnDecision,
   DmnDecisionService,
@@ -18,6 +20,8 @@ import type {
 interface CompiledDecision {
   decision: DmnDecision;
   logic: Evaluator | null;
+  /** The decision table that is the decision's logic, if it is one: it also gives result entries. */
+  table: TableEvaluator | null;
   inputs: DmnInputData[];
   requiredDecisions: DmnDecision[];
   knowledge: { name: string; id: string }[];
@@ -56,6 +60,8 @@ export interface Evaluation {
   decided: Map<string, unknown>;
   free: Scope | null;
   bkmValues: Map<string, FeelFunction>;
+  /** Result entries of the decisions decided by a decision table, by decision id. */
+  tableEntries: Map<string, DecisionResultEntry[]>;
 }
 
 /** The compiled decision requirements graph. */
@@ -100,12 +106,15 @@ export class DecisionGraph {
         ...knowledge.map((k) => k.name),
       ];
       const env = { owner: decision, scope, types: this.types };
+      const table =
+        decision.logic?.kind === 'decisionTable' ? compileDecisionTableEntries(decision.logic, env) : null;
       this.decisions.set(decision.id, {
         decision,
         inputs,
         requiredDecisions,
         knowledge,
-        logic: decision.logic === null ? null : compileBoxed(decision.logic, env),
+        table,
+        logic: table !== null || decision.logic === null ? null : compileBoxed(decision.logic, env),
       });
     }
   }
@@ -142,7 +151,7 @@ export class DecisionGraph {
 
   /** Starts an evaluation with the caller's (already FEEL-coerced) inputs. */
   start(inputs: Scope, run: Run): Evaluation {
-    return { run, inputs, decided: new Map(), free: null, bkmValues: new Map() };
+    return { run, inputs, decided: new Map(), free: null, bkmValues: new Map(), tableEntries: new Map() };
   }
 
   /** Evaluates a decision and, first, the decisions it requires; each decision once per evaluation. */
@@ -176,13 +185,20 @@ export class DecisionGraph {
     }
     for (const required of compiled.requiredDecisions) vars[required.name] = this.decide(required.id, ev);
     for (const k of compiled.knowledge) vars[k.name] = this.invocable(k.id, ev);
-    if (compiled.logic === null) {
+    let raw: unknown;
+    if (compiled.table !== null) {
+      const outcome = compiled.table(vars, ev.run);
+      ev.tableEntries.set(id, outcome.entries);
+      raw = outcome.value;
+    } else if (compiled.logic !== null) {
+      raw = compiled.logic(vars, ev.run);
+    } else {
       if (ev.run.strict) throw evaluationError(decision, {}, 'the decision has no decision logic');
       ev.decided.set(id, null);
       return null;
     }
     const env = { owner: decision, scope: [], types: this.types };
-    const value = applyType(compiled.logic(vars, ev.run), decision.typeRef, env, ev.run, {}, 'the result');
+    const value = applyType(raw, decision.typeRef, env, ev.run, {}, 'the result');
     ev.decided.set(id, value);
     return value;
   }

@@ -2,7 +2,7 @@ import { compileExpression, type CompiledExpression, type Scope } from './feel-e
 import { compileUnaryTests, type CompiledUnaryTests } from './unary-tests.js';
 import { aggregate, deepEqual, priorityOf } from './hit-policy.js';
 import { evaluationError, runFeel, type CompileEnv, type Evaluator, type Run } from './runtime.js';
-import type { DmnDecisionTable } from './types.js';
+import type { DecisionResultEntry, DmnDecisionTable } from './types.js';
 
 interface CompiledRule {
   id: string | null;
@@ -11,12 +11,31 @@ interface CompiledRule {
   outputs: CompiledExpression[];
 }
 
+/** What a decision table evaluated to: its value, and its result entries (see DecisionResult.resultList). */
+export interface TableOutcome {
+  value: unknown;
+  entries: DecisionResultEntry[];
+}
+
+/** A compiled decision table that also reports its result entries. */
+export type TableEvaluator = (vars: Scope, run: Run) => TableOutcome;
+
 /**
  * Compiles a decision table. Input expressions are evaluated once per evaluation, rules are tested in
  * order (a rule stops at its first failing test), and the hit policy turns the matched rules into the
  * result: the value itself for a single output, a context per match for several outputs.
  */
 export function compileDecisionTable(table: DmnDecisionTable, env: CompileEnv): Evaluator {
+  const evaluate = compileDecisionTableEntries(table, env);
+  return (vars, run) => evaluate(vars, run).value;
+}
+
+/**
+ * Compiles a decision table like compileDecisionTable, also giving its result entries: one per rule the
+ * hit policy kept (output name → value), the default outputs when none matched, or one entry with the
+ * aggregated value of a COLLECT aggregation.
+ */
+export function compileDecisionTableEntries(table: DmnDecisionTable, env: CompileEnv): TableEvaluator {
   const { owner } = env;
   const tableSite = { elementId: table.id };
   const inputs = table.inputs.map((input) => ({
@@ -40,27 +59,27 @@ export function compileDecisionTable(table: DmnDecisionTable, env: CompileEnv): 
         : splitUnaryTests(output.outputValues).map((t) => compileUnaryTests(t)),
   }));
   const single = outputs.length === 1;
+  const aggregateName = outputs[0]?.name ?? 'result';
   const { hitPolicy, aggregation } = table;
 
-  const outputOf = (rule: CompiledRule, vars: Scope, run: Run): unknown => {
-    const values = rule.outputs.map((expression) =>
+  // A row is the output values of one rule (or the defaults), in output order.
+  const rowOf = (rule: CompiledRule, vars: Scope, run: Run): unknown[] =>
+    rule.outputs.map((expression) =>
       runFeel(expression, vars, run, owner, { ruleId: rule.id, ruleIndex: rule.index }, 'output entry'),
     );
-    if (single) return values[0] ?? null;
-    const context: Record<string, unknown> = {};
-    outputs.forEach((output, i) => (context[output.name] = values[i] ?? null));
+  const entryOf = (row: unknown[]): DecisionResultEntry => {
+    const context: DecisionResultEntry = {};
+    outputs.forEach((output, i) => (context[output.name] = row[i] ?? null));
     return context;
   };
+  const valueOf = (row: unknown[]): unknown => (single ? (row[0] ?? null) : entryOf(row));
+  const outcomeOf = (row: unknown[]): TableOutcome => ({ value: valueOf(row), entries: [entryOf(row)] });
 
-  const defaultResult = (vars: Scope, run: Run): unknown => {
+  const defaultRow = (vars: Scope, run: Run): unknown[] | null => {
     if (outputs.every((o) => o.defaultValue === null)) return null;
-    const values = outputs.map((o) =>
+    return outputs.map((o) =>
       o.defaultValue === null ? null : runFeel(o.defaultValue, vars, run, owner, tableSite, 'default output'),
     );
-    if (single) return values[0] ?? null;
-    const context: Record<string, unknown> = {};
-    outputs.forEach((output, i) => (context[output.name] = values[i] ?? null));
-    return context;
   };
 
   const priorityKey = (value: unknown): number[] =>
@@ -84,7 +103,7 @@ export function compileDecisionTable(table: DmnDecisionTable, env: CompileEnv): 
       }
       return value;
     });
-    if (values.includes(NOT_ALLOWED)) return null;
+    if (values.includes(NOT_ALLOWED)) return { value: null, entries: [] };
 
     const matched: CompiledRule[] = [];
     for (const rule of rules) {
@@ -113,21 +132,29 @@ export function compileDecisionTable(table: DmnDecisionTable, env: CompileEnv): 
 
     if (hitPolicy === 'COLLECT' || hitPolicy === 'RULE ORDER' || hitPolicy === 'OUTPUT ORDER') {
       audit(matched);
-      let results = matched.map((rule) => outputOf(rule, vars, run));
-      if (hitPolicy === 'OUTPUT ORDER') results = sortByPriority(results, priorityKey);
+      let rows = matched.map((rule) => rowOf(rule, vars, run));
+      if (hitPolicy === 'OUTPUT ORDER') rows = sortByPriority(rows, (row) => priorityKey(valueOf(row)));
       if (hitPolicy === 'COLLECT' && aggregation !== null) {
-        const outcome = aggregate(aggregation, results);
+        const outcome = aggregate(aggregation, rows.map(valueOf));
         if (outcome.error !== null) {
           if (run.strict) throw evaluationError(owner, tableSite, outcome.error);
-          return null;
+          return { value: null, entries: [{ [aggregateName]: null }] };
         }
-        return outcome.value;
+        return { value: outcome.value, entries: [{ [aggregateName]: outcome.value }] };
       }
-      if (matched.length === 0) return defaultResult(vars, run) ?? [];
-      return results;
+      if (matched.length === 0) {
+        const row = defaultRow(vars, run);
+        return row === null
+          ? { value: [], entries: [] }
+          : { value: valueOf(row) ?? [], entries: [entryOf(row)] };
+      }
+      return { value: rows.map(valueOf), entries: rows.map(entryOf) };
     }
 
-    if (matched.length === 0) return defaultResult(vars, run);
+    if (matched.length === 0) {
+      const row = defaultRow(vars, run);
+      return row === null ? { value: null, entries: [] } : outcomeOf(row);
+    }
     const first = matched[0] as CompiledRule;
     if (hitPolicy === 'UNIQUE' && matched.length > 1) {
       throw evaluationError(
@@ -137,7 +164,8 @@ export function compileDecisionTable(table: DmnDecisionTable, env: CompileEnv): 
       );
     }
     if (hitPolicy === 'ANY') {
-      const results = matched.map((rule) => outputOf(rule, vars, run));
+      const rows = matched.map((rule) => rowOf(rule, vars, run));
+      const results = rows.map(valueOf);
       const disagreeing = results.findIndex((r) => !deepEqual(r, results[0]));
       if (disagreeing > 0) {
         const rule = matched[disagreeing] as CompiledRule;
@@ -148,21 +176,21 @@ export function compileDecisionTable(table: DmnDecisionTable, env: CompileEnv): 
         );
       }
       audit(matched);
-      return results[0];
+      return { value: results[0], entries: [entryOf(rows[0] as unknown[])] };
     }
     if (hitPolicy === 'PRIORITY') {
-      const results = matched.map((rule) => outputOf(rule, vars, run));
+      const rows = matched.map((rule) => rowOf(rule, vars, run));
       const order = sortByPriority(
-        results.map((value, i) => ({ value, i })),
-        (entry) => priorityKey(entry.value),
+        rows.map((row, i) => ({ row, i })),
+        (entry) => priorityKey(valueOf(entry.row)),
       );
-      const best = order[0] as { value: unknown; i: number };
+      const best = order[0] as { row: unknown[]; i: number };
       audit([matched[best.i] as CompiledRule]);
-      return best.value;
+      return outcomeOf(best.row);
     }
     // UNIQUE with one match, FIRST
     audit([first]);
-    return outputOf(first, vars, run);
+    return outcomeOf(rowOf(first, vars, run));
   };
 }
 

@@ -7,8 +7,10 @@ import type { DecisionResult, EvaluateOptions, MatchedRule } from './types.js';
 
 /**
  * Evaluates a decision (by id or name) of a compiled model with the given variables: input data by name,
- * plus any other variables the expressions read. Returns the result and the rules that matched in every
- * decision table evaluated on the way. Throws DmnEvaluationError naming the decision and rule.
+ * plus any other variables the expressions read. Returns the result, the same result as a list of
+ * entries (output name → value, as Camunda's decision result: see DecisionResult.resultList) and the
+ * rules that matched in every decision table evaluated on the way. Throws DmnEvaluationError naming the
+ * decision and rule.
  */
 export function evaluateDecision(
   compiled: CompiledDmn,
@@ -27,7 +29,10 @@ export function evaluateDecision(
   const run = { strict: options.strict ?? true, matched: matchedRules };
   const evaluation = compiled.graph.start(toFeelScope(variables), run);
   const result = guard(decision.id, decision.name, () => compiled.graph.decide(decision.id, evaluation));
-  return { result, matchedRules };
+  const resultList = evaluation.tableEntries.get(decision.id) ?? [
+    { [decision.variableName ?? decision.name]: result },
+  ];
+  return { result, resultList, matchedRules };
 }
 
 /**

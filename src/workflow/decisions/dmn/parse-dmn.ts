@@ -176,6 +176,7 @@ class ModelReader {
       id,
     );
     const logicNode = child(node, 'decisionLogic');
+    const variableName = str(child(node, 'variable'), 'name');
     return {
       id,
       name,
@@ -184,6 +185,8 @@ class ModelReader {
       requiredInputs,
       requiredKnowledge,
       logic: logicNode === null ? null : this.expression(logicNode, id),
+      // Only when it differs, so that the fingerprints of decisions deployed before stay the same.
+      ...(variableName !== null && variableName !== name ? { variableName } : {}),
     };
   }
 

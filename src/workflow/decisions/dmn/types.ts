@@ -130,6 +130,11 @@ export interface DmnDecision {
   requiredInputs: string[];
   requiredKnowledge: string[];
   logic: DmnExpression | null;
+  /**
+   * The name of the decision's `<variable>` when it differs from `name`; the result entry of a decision
+   * that is not a decision table is named after it (as Camunda does). Absent when equal or not given.
+   */
+  variableName?: string;
 }
 
 /** An input data element of the DRG. */
@@ -188,9 +193,20 @@ export interface MatchedRule {
   ruleIndex: number;
 }
 
+/** One entry of a decision result: output name → value (Camunda's `DmnDecisionResultEntries`). */
+export type DecisionResultEntry = Record<string, unknown>;
+
 /** What one evaluation of a decision produced. */
 export interface DecisionResult {
   result: unknown;
+  /**
+   * The result as Camunda's decision result, a list of entries: for a decision table one entry per rule
+   * that decided the result (the rules the hit policy kept, in its order; the default outputs when no
+   * rule matched and the table has any), each mapping every output name to its value; for a COLLECT
+   * table with an aggregation one entry with the aggregated value under the output's name; for any
+   * other decision logic one entry with the value under the decision's variable name.
+   */
+  resultList: DecisionResultEntry[];
   matchedRules: MatchedRule[];
 }
 

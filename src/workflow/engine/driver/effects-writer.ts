@@ -1,5 +1,5 @@
-import type { PoolClient } from '../../../platform/database/pool.js';
 import type { Effect, HistoryEntry, Incident, Wait } from '../runtime/index.js';
+import type { WriteStatement } from './write-statement.js';
 
 /** The instance whose effects are written. */
 export interface EffectTarget {
@@ -7,6 +7,11 @@ export interface EffectTarget {
   orgId: string;
   /** The engine call's time (ISO), for rows the engine does not stamp itself. */
   now: string;
+  /**
+   * An SQL condition every write must meet: the instance row's guarded update succeeded. Data-
+   * modifying CTEs always run, so each one checks it; null when nothing can conflict (a start).
+   */
+  guard: string | null;
 }
 
 /** What the caller does after commit, and what metrics count. */
@@ -22,15 +27,15 @@ type ExternalTaskWait = Extract<Wait, { kind: 'externalTask' }>;
 type UserTaskWait = Extract<Wait, { kind: 'userTask' }>;
 
 /**
- * Persists one engine call's effects in the caller's transaction, each kind in one statement. A
- * wait opened and closed within the same call (a boundary interrupting at once) never reaches a
- * table, so the writes are the net change.
+ * Adds one engine call's effects to `statement`, one CTE per kind of write. A wait opened and closed
+ * within the same call (a boundary interrupting at once) never reaches a table, so the writes are
+ * the net change. The caller adds the instance row and runs the statement.
  */
-export async function writeEffects(
-  client: PoolClient,
+export function addEffects(
+  statement: WriteStatement,
   target: EffectTarget,
   effects: readonly Effect[],
-): Promise<WrittenEffects> {
+): WrittenEffects {
   const newExternal = new Map<string, ExternalTaskWait>();
   const newUser = new Map<string, UserTaskWait>();
   const closedWaits: string[] = [];
@@ -65,99 +70,80 @@ export async function writeEffects(
     }
   }
 
+  const and = target.guard ? ` AND ${target.guard}` : '';
+  const where = target.guard ? ` WHERE ${target.guard}` : '';
+  let instanceParam: string | undefined;
+  let orgParam: string | undefined;
+  const instance = () => (instanceParam ??= statement.param(target.instanceId));
+  const org = () => (orgParam ??= statement.param(target.orgId));
   if (closedWaits.length > 0) {
-    await client.query({
-      name: 'workflow.effects.close-waits',
-      text: `WITH e AS (DELETE FROM external_tasks WHERE id = ANY($1::uuid[]) AND process_instance_id = $2)
-             DELETE FROM user_tasks WHERE id = ANY($1::uuid[]) AND process_instance_id = $2`,
-      values: [closedWaits, target.instanceId],
-    });
+    const ids = statement.param(closedWaits);
+    statement.with(
+      'closed_external',
+      `DELETE FROM external_tasks WHERE id = ANY(${ids}::uuid[]) AND process_instance_id = ${instance()}${and}`,
+    );
+    statement.with(
+      'closed_user',
+      `DELETE FROM user_tasks WHERE id = ANY(${ids}::uuid[]) AND process_instance_id = ${instance()}${and}`,
+    );
   }
   if (newExternal.size > 0) {
     const waits = [...newExternal.values()];
-    await client.query({
-      name: 'workflow.effects.insert-external-tasks',
-      text: `INSERT INTO external_tasks (id, org_id, process_instance_id, activity_id, topic, variables, retries)
-             SELECT w.id, $1, $2, w.activity_id, w.topic, w.variables, w.retries
-             FROM unnest($3::uuid[], $4::text[], $5::text[], $6::jsonb[], $7::int[])
-               AS w(id, activity_id, topic, variables, retries)`,
-      values: [
-        target.orgId,
-        target.instanceId,
-        waits.map((w) => w.waitId),
-        waits.map((w) => w.elementId),
-        waits.map((w) => w.topic),
-        waits.map((w) => JSON.stringify(w.variables)),
-        waits.map((w) => w.retries),
-      ],
-    });
+    statement.with(
+      'new_external',
+      `INSERT INTO external_tasks (id, org_id, process_instance_id, activity_id, topic, variables, retries)
+       SELECT w.id, ${org()}, ${instance()}, w.activity_id, w.topic, w.variables, w.retries
+       FROM unnest(${statement.param(waits.map((w) => w.waitId))}::uuid[], ${statement.param(waits.map((w) => w.elementId))}::text[],
+                   ${statement.param(waits.map((w) => w.topic))}::text[], ${statement.param(waits.map((w) => JSON.stringify(w.variables)))}::jsonb[],
+                   ${statement.param(waits.map((w) => w.retries))}::int[])
+         AS w(id, activity_id, topic, variables, retries)${where}`,
+    );
   }
   if (newUser.size > 0) {
     const waits = [...newUser.values()];
-    await client.query({
-      name: 'workflow.effects.insert-user-tasks',
-      text: `INSERT INTO user_tasks (id, org_id, process_instance_id, activity_id, name, assignee, candidate_groups, variables)
-             SELECT w.id, $1, $2, w.activity_id, w.name, w.assignee,
-                    ARRAY(SELECT jsonb_array_elements_text(w.groups)), w.variables
-             FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::jsonb[])
-               AS w(id, activity_id, name, assignee, groups, variables)`,
-      values: [
-        target.orgId,
-        target.instanceId,
-        waits.map((w) => w.waitId),
-        waits.map((w) => w.elementId),
-        waits.map((w) => w.name),
-        waits.map((w) => w.assignee),
-        waits.map((w) => JSON.stringify(w.candidateGroups)),
-        waits.map((w) => JSON.stringify(w.variables)),
-      ],
-    });
+    statement.with(
+      'new_user',
+      `INSERT INTO user_tasks (id, org_id, process_instance_id, activity_id, name, assignee, candidate_groups, variables)
+       SELECT w.id, ${org()}, ${instance()}, w.activity_id, w.name, w.assignee,
+              ARRAY(SELECT jsonb_array_elements_text(w.groups)), w.variables
+       FROM unnest(${statement.param(waits.map((w) => w.waitId))}::uuid[], ${statement.param(waits.map((w) => w.elementId))}::text[],
+                   ${statement.param(waits.map((w) => w.name))}::text[], ${statement.param(waits.map((w) => w.assignee))}::text[],
+                   ${statement.param(waits.map((w) => JSON.stringify(w.candidateGroups)))}::jsonb[],
+                   ${statement.param(waits.map((w) => JSON.stringify(w.variables)))}::jsonb[])
+         AS w(id, activity_id, name, assignee, groups, variables)${where}`,
+    );
   }
   if (newIncidents.size > 0) {
     const incidents = [...newIncidents.values()];
-    await client.query({
-      name: 'workflow.effects.insert-incidents',
-      text: `INSERT INTO incidents (id, org_id, process_instance_id, activity_id, kind, wait_id, message, created_at, resolved_at)
-             SELECT i.id, $1, $2, i.activity_id, i.kind, i.wait_id, i.message, i.created_at, i.resolved_at
-             FROM unnest($3::uuid[], $4::text[], $5::text[], $6::uuid[], $7::text[], $8::timestamptz[], $9::timestamptz[])
-               AS i(id, activity_id, kind, wait_id, message, created_at, resolved_at)`,
-      values: [
-        target.orgId,
-        target.instanceId,
-        incidents.map((i) => i.incidentId),
-        incidents.map((i) => i.elementId),
-        incidents.map((i) => i.kind),
-        incidents.map((i) => i.waitId),
-        incidents.map((i) => i.message),
-        incidents.map((i) => i.createdAt),
-        incidents.map((i) => i.resolvedAt),
-      ],
-    });
+    statement.with(
+      'new_incidents',
+      `INSERT INTO incidents (id, org_id, process_instance_id, activity_id, kind, wait_id, message, created_at, resolved_at)
+       SELECT i.id, ${org()}, ${instance()}, i.activity_id, i.kind, i.wait_id, i.message, i.created_at, i.resolved_at
+       FROM unnest(${statement.param(incidents.map((i) => i.incidentId))}::uuid[], ${statement.param(incidents.map((i) => i.elementId))}::text[],
+                   ${statement.param(incidents.map((i) => i.kind))}::text[], ${statement.param(incidents.map((i) => i.waitId))}::uuid[],
+                   ${statement.param(incidents.map((i) => i.message))}::text[], ${statement.param(incidents.map((i) => i.createdAt))}::timestamptz[],
+                   ${statement.param(incidents.map((i) => i.resolvedAt))}::timestamptz[])
+         AS i(id, activity_id, kind, wait_id, message, created_at, resolved_at)${where}`,
+    );
   }
   if (resolvedIncidents.length > 0) {
-    await client.query(
-      'UPDATE incidents SET resolved_at = $2 WHERE id = ANY($1::uuid[]) AND resolved_at IS NULL',
-      [resolvedIncidents, target.now],
+    statement.with(
+      'resolved_incidents',
+      `UPDATE incidents SET resolved_at = ${statement.param(target.now)}
+       WHERE id = ANY(${statement.param(resolvedIncidents)}::uuid[]) AND resolved_at IS NULL${and}`,
     );
   }
   if (history.length > 0) {
-    await client.query({
-      name: 'workflow.effects.insert-history',
-      text: `INSERT INTO process_history (process_instance_id, kind, element_id, element_type, token_id, at, data)
-             SELECT $1, h.kind, h.element_id, h.element_type, h.token_id, h.at, h.data
-             FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::jsonb[])
-               WITH ORDINALITY AS h(kind, element_id, element_type, token_id, at, data, n)
-             ORDER BY h.n`,
-      values: [
-        target.instanceId,
-        history.map((h) => h.kind),
-        history.map((h) => h.elementId),
-        history.map((h) => h.elementType),
-        history.map((h) => h.tokenId),
-        history.map((h) => h.at),
-        history.map((h) => JSON.stringify(h.data)),
-      ],
-    });
+    statement.with(
+      'new_history',
+      `INSERT INTO process_history (process_instance_id, kind, element_id, element_type, token_id, at, data)
+       SELECT ${instance()}, h.kind, h.element_id, h.element_type, h.token_id, h.at, h.data
+       FROM unnest(${statement.param(history.map((h) => h.kind))}::text[], ${statement.param(history.map((h) => h.elementId))}::text[],
+                   ${statement.param(history.map((h) => h.elementType))}::text[], ${statement.param(history.map((h) => h.tokenId))}::text[],
+                   ${statement.param(history.map((h) => h.at))}::timestamptz[], ${statement.param(history.map((h) => JSON.stringify(h.data)))}::jsonb[])
+         WITH ORDINALITY AS h(kind, element_id, element_type, token_id, at, data, n)${where}
+       ORDER BY h.n`,
+    );
   }
   return {
     topics: new Set([...newExternal.values()].map((w) => w.topic)),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.js';
-import { withTransaction, type Pool, type PoolClient } from '../../../platform/database/pool.js';
+import type { Pool } from '../../../platform/database/pool.js';
 import type { TaskAnnouncer } from '../../external-tasks/task-notifier.js';
 import { WorkflowErrors } from '../../errors.js';
 import type { ModelCache } from '../../deployments/model-cache.js';
@@ -16,63 +16,62 @@ import {
   type InstanceState,
   type Variables,
 } from '../runtime/index.js';
-import { writeEffects, type WrittenEffects } from './effects-writer.js';
+import { addEffects, type WrittenEffects } from './effects-writer.js';
 import type { EngineMetrics } from './engine-metrics.js';
 import type { ImmediateWork } from './immediate-work.js';
 import {
+  addGuardedUpdate,
   insertInstance,
   isEnded,
-  lockInstance,
-  updateInstanceState,
+  readInstance,
+  runGuardedUpdate,
   type InstanceRecord,
+  type StoredInstance,
 } from './instance-repository.js';
+import { WriteStatement } from './write-statement.js';
 
 /** What the driver needs. */
 export interface InstanceDriverOptions {
   pool: Pool;
   models: ModelCache;
-  /** Told, after commit, which topics gained external tasks. */
+  /** Told, after each write, which topics gained external tasks. */
   announcer: TaskAnnouncer;
   immediate: ImmediateWork;
   clock: Clock;
   metrics: EngineMetrics;
   maxStepsPerCall: number;
+  /** Attempts of an event whose write lost a race with another write of the same instance. */
+  maxAttempts?: number;
 }
 
-/** Outcome of a driven call: the instance after commit, and the topics to wake. */
+/** Outcome of a driven call: the instance as written. */
 export interface DrivenInstance {
   instance: InstanceRecord;
   written: WrittenEffects;
 }
 
 /**
- * Runs the pure token engine against stored instances: loads the model, applies the event, runs
- * the work that must happen at once (scripts, decisions) until every token waits, and persists the
- * new state with its effects in the caller's transaction.
+ * A precondition of an event besides the instance being unchanged: checked on the state read
+ * (`check`, throwing an API error) and again, atomically, by the write (`sql`, e.g. "the worker still
+ * holds the task"). `sql` receives a function that turns a value into a statement parameter.
+ */
+export interface EventCondition {
+  check(stored: StoredInstance, now: Date): Promise<void>;
+  sql(param: (value: unknown) => string, now: Date): string;
+}
+
+/**
+ * Runs the pure token engine against stored instances. An engine call reads the instance without a
+ * lock, applies the event, runs the work that must happen at once (scripts, decisions) until every
+ * token waits, and writes the new state with all its effects in one statement guarded by the
+ * instance's revision. A write that lost a race (another event changed the instance meanwhile) is
+ * redone from a fresh read, so concurrent completions of a parallel join fire it exactly once.
  */
 export class InstanceDriver {
-  private readonly topicsByTransaction = new WeakMap<PoolClient, Set<string>>();
-
   constructor(private readonly options: InstanceDriverOptions) {}
 
-  /**
-   * Runs `work` in one transaction; after it commits, announces the topics that gained external
-   * tasks in it, so long-polling workers wake only for committed work.
-   */
-  async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    let topics: Set<string> | undefined;
-    const result = await withTransaction(this.options.pool, (client) => {
-      topics = new Set();
-      this.topicsByTransaction.set(client, topics);
-      return work(client);
-    });
-    if (topics && topics.size > 0) this.options.announcer.announce(topics);
-    return result;
-  }
-
-  /** Starts an instance of a definition inside `client`'s transaction. */
+  /** Starts an instance of a definition: one atomic statement writes it and its effects. */
   async start(
-    client: PoolClient,
     definition: { id: string; org_id: string; process_key: string },
     input: { variables: Variables; businessKey: string | null },
   ): Promise<DrivenInstance> {
@@ -82,10 +81,11 @@ export class InstanceDriver {
     const owner = { orgId: definition.org_id, instanceId };
     const first = this.unwrap(startInstance(model, { variables: input.variables }, ctx));
     const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
-    // Effects first (their foreign keys are deferred): the instance insert takes the key's counter
-    // row lock, and being the last statement it holds that lock only until commit.
-    const written = await this.write(client, { ...owner, now: ctx.now.toISOString() }, effects);
-    const instance = await insertInstance(client, {
+    // The effects' foreign keys are deferred, so they can come before the instance row, whose
+    // counter row lock is then held only until the statement commits.
+    const statement = new WriteStatement();
+    const written = addEffects(statement, { ...owner, now: ctx.now.toISOString(), guard: null }, effects);
+    const instance = await insertInstance(this.options.pool, statement, {
       id: instanceId,
       orgId: definition.org_id,
       definitionId: definition.id,
@@ -94,34 +94,45 @@ export class InstanceDriver {
       state,
       now: ctx.now,
     });
-    this.count(instance, effects, written, true);
+    this.finish(instance, effects, written, true);
     return { instance, written };
   }
 
   /**
-   * Applies an event to a locked instance. Engine refusals become API errors: an unknown wait 404,
-   * an ended instance or an inapplicable event 409, bad variables 400.
+   * Applies an event to an instance. Engine refusals become API errors: an unknown wait 404, an
+   * ended instance or an inapplicable event 409, bad variables 400.
    */
-  async apply(
-    client: PoolClient,
-    instanceId: string,
-    event: EngineEvent,
-    options: { afterLock?: () => Promise<void> } = {},
-  ): Promise<DrivenInstance> {
-    const locked = await lockInstance(client, instanceId);
-    if (!locked) throw WorkflowErrors.notFound('No such process instance');
-    await options.afterLock?.();
-    if (isEnded(locked.record.state))
-      throw WorkflowErrors.conflict(`The process instance is ${locked.record.state}`);
-    const model = await this.options.models.get(locked.record.definition_id);
-    const ctx = this.context();
-    const owner = { orgId: locked.record.org_id, instanceId };
-    const first = this.unwrap(applyEvent(model, locked.engineState, event, ctx));
-    const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
-    const instance = await updateInstanceState(client, instanceId, state, ctx.now);
-    const written = await this.write(client, { ...owner, now: ctx.now.toISOString() }, effects);
-    this.count(instance, effects, written, false);
-    return { instance, written };
+  async apply(instanceId: string, event: EngineEvent, condition?: EventCondition): Promise<DrivenInstance> {
+    const attempts = this.options.maxAttempts ?? 20;
+    for (let attempt = 1; ; attempt++) {
+      const stored = await readInstance(this.options.pool, instanceId);
+      if (!stored) throw WorkflowErrors.notFound('No such process instance');
+      if (isEnded(stored.record.state))
+        throw WorkflowErrors.conflict(`The process instance is ${stored.record.state}`);
+      const ctx = this.context();
+      await condition?.check(stored, ctx.now);
+      const model = await this.options.models.get(stored.record.definition_id);
+      const owner = { orgId: stored.record.org_id, instanceId };
+      const first = this.unwrap(applyEvent(model, stored.engineState, event, ctx));
+      const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
+      const statement = new WriteStatement();
+      const guard = addGuardedUpdate(statement, {
+        id: instanceId,
+        state,
+        now: ctx.now,
+        expectedRevision: stored.revision,
+        condition: condition ? condition.sql((value) => statement.param(value), ctx.now) : null,
+      });
+      const written = addEffects(statement, { ...owner, now: ctx.now.toISOString(), guard }, effects);
+      const instance = await runGuardedUpdate(this.options.pool, statement);
+      if (instance) {
+        this.finish(instance, effects, written, false);
+        return { instance, written };
+      }
+      if (attempt >= attempts) {
+        throw WorkflowErrors.conflict('The process instance is changing too often; try again');
+      }
+    }
   }
 
   /** Runs immediate waits (scripts, decisions) opened by the engine until none is left. */
@@ -151,13 +162,6 @@ export class InstanceDriver {
     }
   }
 
-  private async write(client: PoolClient, target: Parameters<typeof writeEffects>[1], effects: Effect[]) {
-    const written = await writeEffects(client, target, effects);
-    const topics = this.topicsByTransaction.get(client);
-    for (const topic of written.topics) topics?.add(topic);
-    return written;
-  }
-
   private context(): EngineContext {
     return {
       now: this.options.clock.now(),
@@ -171,12 +175,14 @@ export class InstanceDriver {
     throw engineErrorToApi(result.error);
   }
 
-  private count(
+  /** After a successful write: wake long polls for new tasks and count what happened. */
+  private finish(
     instance: InstanceRecord,
     effects: readonly Effect[],
     written: WrittenEffects,
     started: boolean,
   ): void {
+    if (written.topics.size > 0) this.options.announcer.announce(written.topics);
     const { metrics } = this.options;
     if (started) metrics.instance(instance.process_key, 'started');
     metrics.job('external_task', 'created', written.externalTasksCreated);

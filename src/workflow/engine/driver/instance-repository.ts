@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { InstanceState, InstanceStatus, Variables } from '../runtime/index.js';
+import type { WriteStatement } from './write-statement.js';
 
 /** A process instance as the API shows it. */
 export interface InstanceRecord {
@@ -40,11 +41,13 @@ export function rootVariables(state: InstanceState): Variables {
 }
 
 /**
- * Inserts a new instance. Its counter comes from the key's row in the same statement, so it is
- * gap-free (a rolled-back start gives its number back) and the row lock is held only until commit.
+ * Inserts a new instance as the final part of `statement` (after its effects). Its counter comes
+ * from the key's row in the same statement, so it is gap-free (a rolled-back start gives its
+ * number back) and the row lock is held only until commit.
  */
 export async function insertInstance(
-  client: PoolClient,
+  client: Pool | PoolClient,
+  statement: WriteStatement,
   input: {
     id: string;
     orgId: string;
@@ -56,71 +59,79 @@ export async function insertInstance(
   },
 ): Promise<InstanceRecord> {
   const ended = isEnded(input.state.status) ? input.now : null;
-  const { rows } = await client.query<InstanceRow>({
-    name: 'workflow.instances.insert',
-    text: `WITH c AS (
-             UPDATE process_keys SET last_counter = last_counter + 1
-             WHERE org_id = $2 AND process_key = $4 RETURNING last_counter
-           )
-           INSERT INTO process_instances
-             (id, org_id, definition_id, process_key, counter, business_key, state, variables, engine_state, started_at, ended_at)
-           SELECT $1, $2, $3, $4, c.last_counter, $5, $6, $7, $8, $9, $10 FROM c
-           RETURNING ${columns}`,
-    values: [
-      input.id,
-      input.orgId,
-      input.definitionId,
-      input.processKey,
-      input.businessKey,
-      input.state.status,
-      JSON.stringify(rootVariables(input.state)),
-      JSON.stringify(input.state),
-      input.now,
-      ended,
-    ],
-  });
+  const org = statement.param(input.orgId);
+  const key = statement.param(input.processKey);
+  statement.with(
+    'counter',
+    `UPDATE process_keys SET last_counter = last_counter + 1 WHERE org_id = ${org} AND process_key = ${key} RETURNING last_counter`,
+  );
+  const rows = await statement.run<InstanceRow>(
+    client,
+    'insert_instance',
+    `INSERT INTO process_instances
+       (id, org_id, definition_id, process_key, counter, business_key, state, variables, engine_state, started_at, ended_at)
+     SELECT ${statement.param(input.id)}, ${org}, ${statement.param(input.definitionId)}, ${key}, counter.last_counter,
+            ${statement.param(input.businessKey)}, ${statement.param(input.state.status)},
+            ${statement.param(JSON.stringify(rootVariables(input.state)))}, ${statement.param(JSON.stringify(input.state))},
+            ${statement.param(input.now)}, ${statement.param(ended)}
+     FROM counter
+     RETURNING ${columns}`,
+  );
   const row = rows[0];
   if (!row) throw new Error(`process key ${input.processKey} has no counter row`);
   return toInstanceRecord(row);
 }
 
-/** A locked instance with its engine state. */
-export interface LockedInstance {
+/** An instance with its engine state, as read (without a lock) for an engine call. */
+export interface StoredInstance {
   record: InstanceRecord;
   engineState: InstanceState;
+  revision: number;
 }
 
-/** Locks an instance row for the rest of the transaction; null when absent. */
-export async function lockInstance(client: PoolClient, id: string): Promise<LockedInstance | null> {
-  const { rows } = await client.query<InstanceRow & { engine_state: InstanceState }>({
-    name: 'workflow.instances.lock',
-    text: `SELECT ${columns}, engine_state FROM process_instances WHERE id = $1 FOR UPDATE`,
+/** Reads an instance with its engine state and revision; null when absent. */
+export async function readInstance(db: Pool | PoolClient, id: string): Promise<StoredInstance | null> {
+  const { rows } = await db.query<InstanceRow & { engine_state: InstanceState; revision: number }>({
+    name: 'workflow.instances.read',
+    text: `SELECT ${columns}, engine_state, revision FROM process_instances WHERE id = $1`,
     values: [id],
   });
   const row = rows[0];
   if (!row) return null;
-  const { engine_state, ...record } = row;
-  return { record: toInstanceRecord(record), engineState: engine_state };
+  const { engine_state, revision, ...record } = row;
+  return { record: toInstanceRecord(record), engineState: engine_state, revision };
 }
 
-/** Stores a new engine state (and the status and variables derived from it). */
-export async function updateInstanceState(
-  client: PoolClient,
-  id: string,
-  state: InstanceState,
-  now: Date,
-): Promise<InstanceRecord> {
-  const { rows } = await client.query<InstanceRow>({
-    name: 'workflow.instances.update-state',
-    text: `UPDATE process_instances
-           SET state = $2, variables = $3, engine_state = $4,
-               ended_at = CASE WHEN $2 IN ('completed', 'cancelled', 'terminated') THEN COALESCE(ended_at, $5) END
-           WHERE id = $1 RETURNING ${columns}`,
-    values: [id, state.status, JSON.stringify(rootVariables(state)), JSON.stringify(state), now],
-  });
-  const row = rows[0];
-  if (!row) throw new Error(`instance ${id} vanished inside its transaction`);
-  return toInstanceRecord(row);
+/**
+ * Adds the guarded update of an instance as the first CTE (`instance_update`) of `statement`: it
+ * changes the row only if its revision is still `expectedRevision` and `condition` (extra SQL,
+ * e.g. "the worker still holds the task") holds. Returns the guard the effects must check.
+ */
+export function addGuardedUpdate(
+  statement: WriteStatement,
+  input: { id: string; state: InstanceState; now: Date; expectedRevision: number; condition: string | null },
+): string {
+  const status = statement.param(input.state.status);
+  statement.with(
+    'instance_update',
+    `UPDATE process_instances
+     SET state = ${status}, variables = ${statement.param(JSON.stringify(rootVariables(input.state)))},
+         engine_state = ${statement.param(JSON.stringify(input.state))}, revision = revision + 1,
+         ended_at = CASE WHEN ${status} IN ('completed', 'cancelled', 'terminated') THEN COALESCE(ended_at, ${statement.param(input.now)}) END
+     WHERE id = ${statement.param(input.id)} AND revision = ${statement.param(input.expectedRevision)}
+       ${input.condition ? `AND ${input.condition}` : ''}
+     RETURNING ${columns}`,
+  );
+  return 'EXISTS (SELECT 1 FROM instance_update)';
+}
+
+/** Runs a statement whose first CTE is the guarded update; null when the guard failed. */
+export async function runGuardedUpdate(
+  db: Pool | PoolClient,
+  statement: WriteStatement,
+): Promise<InstanceRecord | null> {
+  const rows = await statement.run<InstanceRow>(db, 'select_update', 'SELECT * FROM instance_update');
+  return rows[0] ? toInstanceRecord(rows[0]) : null;
 }
 
 /** One instance without its engine state. */

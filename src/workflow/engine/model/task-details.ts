@@ -122,8 +122,11 @@ export function readDecision(node: ModdleNode, id: string, problems: Problems): 
     decisionId,
     binding,
     version,
+    // Camunda 7 maps with resultList when the attribute is absent; null stays Zeebe's "as evaluated".
     mapDecisionResult:
-      map !== null && DECISION_RESULTS.includes(map) ? (map as DecisionReference['mapDecisionResult']) : null,
+      map !== null && DECISION_RESULTS.includes(map)
+        ? (map as DecisionReference['mapDecisionResult'])
+        : 'resultList',
     resultVariable: nsAttr(node, NS.camunda, 'resultVariable'),
   };
 }

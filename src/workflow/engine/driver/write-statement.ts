@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient } from '../../../platform/database/pool.js';
+
+/**
+ * One SQL statement assembled from data-modifying CTEs, so an engine call's writes (its effects
+ * and the instance row) cost one round trip. Statements of the same text share a name, so each
+ * connection prepares each shape once.
+ */
+export class WriteStatement {
+  private readonly values: unknown[] = [];
+  private readonly ctes: string[] = [];
+
+  /** Adds a parameter and returns its placeholder. */
+  param(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+
+  /** Adds a named CTE (`name AS (sql)`). */
+  with(name: string, sql: string): void {
+    this.ctes.push(`${name} AS (${sql})`);
+  }
+
+  /** Runs the statement with `final` as its main query and returns its rows. */
+  async run<T extends object>(client: Pool | PoolClient, finalName: string, final: string): Promise<T[]> {
+    const text = this.ctes.length > 0 ? `WITH ${this.ctes.join(',\n')}\n${final}` : final;
+    // The name is a digest of the text: PostgreSQL cuts names at 63 bytes, and two different texts
+    // must never share a name on one connection.
+    const digest = createHash('sha1').update(text).digest('hex').slice(0, 24);
+    const { rows } = await client.query<T>({
+      name: `workflow.write.${finalName}.${digest}`,
+      text,
+      values: this.values,
+    });
+    return rows;
+  }
+}

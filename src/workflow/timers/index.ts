@@ -1,0 +1,13 @@
+/**
+ * Timers: schedules (ISO 8601 dates, durations, repeating intervals, cron), timer jobs and their
+ * executor, the leader election that decides which instance fires them, and the leader's history
+ * housekeeping. See docs/workflow/timers.md.
+ */
+export * from './schedule.js';
+export * from './timer-job-repository.js';
+export * from './job-executor.js';
+export * from './timer-executor.js';
+export * from './timer-metrics.js';
+export * from './leader.js';
+export * from './leader-duties.js';
+export * from './housekeeping.js';

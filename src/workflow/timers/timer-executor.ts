@@ -1,0 +1,53 @@
+import type { Clock } from '../../platform/clock.js';
+import type { Pool, PoolClient } from '../../platform/database/pool.js';
+import type { Logger } from '../../platform/logging/logger.js';
+import { JobExecutor, type JobObserver } from './job-executor.js';
+import {
+  claimDueTimerJobs,
+  completeTimerFiring,
+  defaultTimerBackoff,
+  recordTimerFailure,
+  type TimerBackoff,
+  type TimerJob,
+} from './timer-job-repository.js';
+
+/** What the service (and tests) give to fire timers. */
+export interface TimerExecutorOptions {
+  pool: Pool;
+  clock: Clock;
+  /**
+   * Fires one timer inside the claim's transaction (the engine: complete the wait, or start an
+   * instance for a timer start event). It may delete the timer's row (its wait closed); throwing
+   * rolls back its writes and counts as a failed attempt.
+   */
+  handle: (job: TimerJob, client: PoolClient, now: Date) => Promise<void>;
+  /** The timer has no retries left (the engine raises an incident), in the same transaction. */
+  onError: (job: TimerJob, error: unknown, client: PoolClient, now: Date) => Promise<void>;
+  observer?: JobObserver<TimerJob>;
+  backoff?: TimerBackoff;
+  batchSize?: number;
+  pollIntervalMs?: number;
+  logger?: Logger;
+}
+
+/** The job executor over `timer_jobs`: fire, then re-arm a cycle or delete; retries with backoff. */
+export function createTimerExecutor(options: TimerExecutorOptions): JobExecutor<TimerJob> {
+  const backoff = options.backoff ?? defaultTimerBackoff;
+  return new JobExecutor<TimerJob>({
+    name: 'timers',
+    pool: options.pool,
+    clock: options.clock,
+    fetch: (client, now, limit) => claimDueTimerJobs(client, now, limit),
+    handle: options.handle,
+    complete: async (job, client, now) => {
+      await completeTimerFiring(client, job, now);
+    },
+    fail: (job, message, client, now, keepOne) =>
+      recordTimerFailure(client, job, message, now, backoff, keepOne),
+    onError: options.onError,
+    observer: options.observer,
+    batchSize: options.batchSize,
+    pollIntervalMs: options.pollIntervalMs,
+    logger: options.logger,
+  });
+}

@@ -1,0 +1,234 @@
+import type pg from 'pg';
+import { parseTimerSchedule, type TimerSpec } from './schedule.js';
+
+/** Anything that runs queries: a pool, a checked-out client inside a transaction. */
+export type Queryable = Pick<pg.ClientBase, 'query'>;
+
+/** One armed timer (a row of `timer_jobs`). */
+export interface TimerJob {
+  id: string;
+  orgId: string;
+  /** The instance of a catch or boundary timer; null for a timer start event. */
+  processInstanceId: string | null;
+  /** The deployed version of a timer start event; may also be set for an instance's timer. */
+  definitionId: string | null;
+  /** The engine wait this timer completes; null for a timer start event. */
+  waitId: string | null;
+  elementId: string;
+  schedule: TimerSpec;
+  dueAt: Date;
+  /** Firings so far (not counting the one being handled). */
+  firedCount: number;
+  retries: number;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+}
+
+/** What the engine gives to arm a timer. */
+export interface NewTimerJob {
+  orgId: string;
+  processInstanceId?: string | null;
+  definitionId?: string | null;
+  waitId?: string | null;
+  elementId: string;
+  schedule: TimerSpec;
+  /** Attempts per firing before `onError`; 3 when not given. */
+  retries?: number;
+}
+
+/** Retry delays of a failed firing: `min(maxMs, baseMs × 2^(failures so far))`. */
+export interface TimerBackoff {
+  baseMs: number;
+  maxMs: number;
+}
+
+/** 5 s, 10 s, 20 s… up to 10 minutes. */
+export const defaultTimerBackoff: TimerBackoff = { baseMs: 5_000, maxMs: 600_000 };
+
+interface TimerJobRow {
+  id: string;
+  org_id: string;
+  process_instance_id: string | null;
+  definition_id: string | null;
+  wait_id: string | null;
+  element_id: string;
+  schedule: TimerSpec;
+  due_at: Date;
+  fired_count: number;
+  retries: number;
+  attempts: number;
+  last_error: string | null;
+  created_at: Date;
+}
+
+const columns = `id, org_id, process_instance_id, definition_id, wait_id, element_id, schedule, due_at,
+  fired_count, retries, attempts, last_error, created_at`;
+
+function toJob(row: TimerJobRow): TimerJob {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    processInstanceId: row.process_instance_id,
+    definitionId: row.definition_id,
+    waitId: row.wait_id,
+    elementId: row.element_id,
+    schedule: row.schedule,
+    dueAt: row.due_at,
+    firedCount: row.fired_count,
+    retries: row.retries,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * Arms a timer at `now`: parses its schedule (throwing InvalidTimerError) and inserts the row due at
+ * the schedule's first occurrence. Returns null, inserting nothing, when the schedule will never fire
+ * (a cycle anchored in the past whose occurrences are all over).
+ */
+export async function insertTimerJob(db: Queryable, job: NewTimerJob, now: Date): Promise<TimerJob | null> {
+  const schedule = parseTimerSchedule(job.schedule);
+  const dueAt = schedule.first(now);
+  if (dueAt === null) return null;
+  const { rows } = await db.query<TimerJobRow>({
+    name: 'workflow.timers.insert',
+    text: `INSERT INTO timer_jobs (org_id, process_instance_id, definition_id, wait_id, element_id, schedule,
+             due_at, retries, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           RETURNING ${columns}`,
+    values: [
+      job.orgId,
+      job.processInstanceId ?? null,
+      job.definitionId ?? null,
+      job.waitId ?? null,
+      job.elementId,
+      JSON.stringify(schedule.spec),
+      dueAt,
+      job.retries ?? 3,
+      now,
+    ],
+  });
+  return toJob(rows[0] as TimerJobRow);
+}
+
+/**
+ * Locks up to `limit` timers due at `now` with attempts left, earliest first, skipping rows another
+ * transaction holds. The locks last until the caller's transaction ends.
+ */
+export async function claimDueTimerJobs(db: Queryable, now: Date, limit: number): Promise<TimerJob[]> {
+  const { rows } = await db.query<TimerJobRow>({
+    name: 'workflow.timers.claim',
+    text: `SELECT ${columns} FROM timer_jobs
+           WHERE due_at <= $1 AND retries > 0
+           ORDER BY due_at
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED`,
+    values: [now, limit],
+  });
+  return rows.map(toJob);
+}
+
+/**
+ * Records a successful firing of a claimed timer: a cycle with occurrences left is re-armed for the
+ * next one, anything else is deleted. Occurrences missed while no leader ran are not replayed: when
+ * the next one is already past, the timer skips to the first one after `now`. A row the handler
+ * deleted (its wait closed) stays deleted. Returns the next due time, or null when the timer is done.
+ */
+export async function completeTimerFiring(db: Queryable, job: TimerJob, now: Date): Promise<Date | null> {
+  const schedule = parseTimerSchedule(job.schedule);
+  const fired = job.firedCount + 1;
+  let next = schedule.next(job.dueAt, fired);
+  if (next !== null && next.getTime() <= now.getTime()) next = schedule.next(now, fired);
+  if (next === null) {
+    await db.query({
+      name: 'workflow.timers.delete',
+      text: `DELETE FROM timer_jobs WHERE id = $1`,
+      values: [job.id],
+    });
+    return null;
+  }
+  await db.query({
+    name: 'workflow.timers.rearm',
+    text: `UPDATE timer_jobs
+           SET due_at = $2, fired_count = fired_count + 1, retries = retries + attempts, attempts = 0,
+               last_error = NULL
+           WHERE id = $1`,
+    values: [job.id, next],
+  });
+  return next;
+}
+
+/**
+ * Records a failed attempt: one retry fewer and, while some are left, due again after the backoff
+ * (computed here in SQL from the failures so far). At zero the row keeps its due time and is not
+ * claimed again until `setTimerJobRetries`. With `keepOne` the count stops at 1 (used when the
+ * incident could not be raised, so the timer must not park silently). Returns the retries left.
+ */
+export async function recordTimerFailure(
+  db: Queryable,
+  job: TimerJob,
+  message: string,
+  now: Date,
+  backoff: TimerBackoff,
+  keepOne = false,
+): Promise<number> {
+  const { rows } = await db.query<{ retries: number }>({
+    name: 'workflow.timers.fail',
+    text: `UPDATE timer_jobs
+           SET retries = greatest(retries - 1, $6::int),
+               attempts = attempts + 1,
+               last_error = $2,
+               due_at = CASE WHEN greatest(retries - 1, $6::int) > 0
+                             THEN $3::timestamptz
+                                  + least($5::float8, $4::float8 * power(2, least(attempts, 30)))
+                                    * interval '1 millisecond'
+                             ELSE due_at END
+           WHERE id = $1
+           RETURNING retries`,
+    values: [job.id, message.slice(0, 4000), now, backoff.baseMs, backoff.maxMs, keepOne ? 1 : 0],
+  });
+  return rows[0]?.retries ?? 0;
+}
+
+/** Gives a parked timer attempts again (an incident was resolved); it is due at once if past due. */
+export async function setTimerJobRetries(db: Queryable, id: string, retries: number): Promise<boolean> {
+  const result = await db.query({
+    name: 'workflow.timers.set-retries',
+    text: `UPDATE timer_jobs SET retries = $2, attempts = 0 WHERE id = $1`,
+    values: [id, retries],
+  });
+  return result.rowCount === 1;
+}
+
+/** Disarms the timers of closed waits (a boundary's activity completed, an instance was cancelled). */
+export async function deleteTimerJobsOfWaits(db: Queryable, waitIds: readonly string[]): Promise<number> {
+  if (waitIds.length === 0) return 0;
+  const result = await db.query({
+    name: 'workflow.timers.delete-of-waits',
+    text: `DELETE FROM timer_jobs WHERE wait_id = ANY($1::uuid[])`,
+    values: [waitIds],
+  });
+  return result.rowCount ?? 0;
+}
+
+/** Disarms the timer start events of a version (disabled, or replaced by a newer version). */
+export async function deleteTimerStartJobs(db: Queryable, definitionId: string): Promise<number> {
+  const result = await db.query({
+    name: 'workflow.timers.delete-starts',
+    text: `DELETE FROM timer_jobs WHERE definition_id = $1 AND process_instance_id IS NULL`,
+    values: [definitionId],
+  });
+  return result.rowCount ?? 0;
+}
+
+/** A timer by id (for tests and operators). */
+export async function findTimerJob(db: Queryable, id: string): Promise<TimerJob | null> {
+  const { rows } = await db.query<TimerJobRow>({
+    name: 'workflow.timers.find',
+    text: `SELECT ${columns} FROM timer_jobs WHERE id = $1`,
+    values: [id],
+  });
+  return rows[0] ? toJob(rows[0]) : null;
+}

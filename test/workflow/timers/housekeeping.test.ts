@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { Housekeeping } from '../../../src/workflow/timers/housekeeping.js';
+import { createMigratedDatabase, type TestDatabase } from '../../helpers/database.js';
+import { ManualClock, seedDefinition } from './timer-fixture.js';
+
+let db: TestDatabase;
+let orgId: string;
+let definitionId: string;
+let counter = 0;
+
+before(async () => {
+  db = await createMigratedDatabase('workflow');
+  ({ orgId, definitionId } = await seedDefinition(db.pool));
+});
+after(() => db.drop());
+
+async function instance(endedAt: string | null, historyRows: number): Promise<string> {
+  const id = randomUUID();
+  await db.pool.query(
+    `INSERT INTO process_instances (id, org_id, definition_id, process_key, counter, state, engine_state, started_at, ended_at)
+     VALUES ($1, $2, $3, 'p', $4, $5, '{}', '2025-01-01T00:00:00Z', $6)`,
+    [id, orgId, definitionId, ++counter, endedAt ? 'completed' : 'running', endedAt],
+  );
+  await db.pool.query(
+    `INSERT INTO process_history (process_instance_id, kind, element_id, element_type, at)
+     SELECT $1, 'entered', 'e' || n, 'task', '2025-01-01T00:00:00Z' FROM generate_series(1, $2) AS n`,
+    [id, historyRows],
+  );
+  return id;
+}
+
+async function historyOf(id: string): Promise<number> {
+  const { rows } = await db.pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM process_history WHERE process_instance_id = $1',
+    [id],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+test('deletes in batches the history of instances ended before the retention period, nothing else', async () => {
+  const clock = new ManualClock(new Date('2026-03-01T00:00:00Z'));
+  const old = await instance('2026-01-01T00:00:00Z', 25);
+  const older = await instance('2025-12-01T00:00:00Z', 3);
+  const recent = await instance('2026-02-20T00:00:00Z', 4); // 9 days ago
+  const running = await instance(null, 6);
+  const housekeeping = new Housekeeping({
+    pool: db.pool,
+    clock,
+    retentionDays: 30,
+    batchSize: 10,
+    pauseMs: 0,
+  });
+
+  const result = await housekeeping.runOnce();
+  assert.deepEqual(result, { instances: 2, historyRows: 28, batches: 3 });
+  assert.equal(await historyOf(old), 0);
+  assert.equal(await historyOf(older), 0);
+  assert.equal(await historyOf(recent), 4);
+  assert.equal(await historyOf(running), 6);
+  const { rows } = await db.pool.query('SELECT id FROM process_instances WHERE id = ANY($1)', [[old, older]]);
+  assert.equal(rows.length, 2); // the instances themselves stay
+
+  assert.deepEqual(await housekeeping.runOnce(), { instances: 0, historyRows: 0, batches: 0 });
+  clock.set('2026-03-25T00:00:00Z');
+  assert.deepEqual(await housekeeping.runOnce(), { instances: 1, historyRows: 4, batches: 1 });
+  assert.equal(await historyOf(recent), 0);
+});

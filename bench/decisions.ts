@@ -28,7 +28,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? '10');
 const connections = 32;
 const serverFile = fileURLToPath(new URL('./auth-server.ts', import.meta.url));
 
-// The table of test/workflow/decisions/dmn-speed.manual.ts: ranges, lists, negation and "-" entries.
+// A 50-rule table with ranges, lists, negation and "-" entries.
 const rules: [string[], string[]][] = [];
 for (let i = 0; i < 50; i++) {
   rules.push([

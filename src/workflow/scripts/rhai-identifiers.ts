@@ -1,33 +1,9 @@
-// Rhai keywords, keyword functions and reserved words: a variable with one of these names cannot be
-// referred to from a script, so it is not put in the scope.
-const notVariableNames = new Set([
+import { KEYWORDS, RESERVED } from './rhai/words.js';
+// Keyword functions of Rhai: with the keywords and reserved words, a variable with one of these
+// names cannot be referred to from a script, so it is not put in the scope.
+const keywordFunctions = [
   'true',
   'false',
-  'let',
-  'const',
-  'if',
-  'else',
-  'switch',
-  'do',
-  'while',
-  'until',
-  'loop',
-  'for',
-  'in',
-  'continue',
-  'break',
-  'return',
-  'throw',
-  'try',
-  'catch',
-  'fn',
-  'private',
-  'import',
-  'export',
-  'as',
-  'global',
-  'this',
-  'is',
   'Fn',
   'call',
   'curry',
@@ -38,35 +14,10 @@ const notVariableNames = new Set([
   'is_def_var',
   'is_def_fn',
   'is_shared',
-  'var',
-  'static',
-  'shared',
-  'goto',
-  'exit',
-  'match',
-  'case',
-  'public',
-  'protected',
-  'new',
-  'use',
-  'with',
-  'module',
-  'package',
-  'super',
-  'thread',
-  'spawn',
-  'go',
-  'await',
-  'async',
-  'sync',
-  'yield',
-  'default',
-  'void',
-  'null',
-  'nil',
-  'sizeof',
+  'this',
   '_',
-]);
+];
+const notVariableNames = new Set([...KEYWORDS, ...RESERVED, ...keywordFunctions]);
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -55,7 +55,9 @@ void describe('script sandbox', () => {
   void test('a timed-out step names the limit', async () => {
     const result = await sandbox.run([jq('spin', 'last(range(1e12)) | {n: .}')], {});
     assert.equal(result.steps[0]?.error?.message, `jq step exceeded the time limit of ${timeoutMs} ms`);
-    assert.ok((result.steps[0]?.durationMs ?? 0) >= timeoutMs);
+    // Timers may fire a few milliseconds before a performance.now() difference says they should.
+    const duration = result.steps[0]?.durationMs ?? 0;
+    assert.ok(duration >= timeoutMs - 20, `the step ran ${duration} ms of its ${timeoutMs} ms`);
   });
 
   void test('a hostile step blocks neither the event loop nor a step on another worker', async () => {

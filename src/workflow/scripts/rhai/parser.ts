@@ -3,6 +3,7 @@ import { parseError } from './errors.js';
 import type { Token } from './lexer.js';
 import { Lexer } from './lexer.js';
 import type { ResolvedLimits } from './limits.js';
+import { KEYWORDS, RESERVED } from './words.js';
 
 const PRECEDENCE: Record<string, number> = {
   '||': 30,
@@ -32,64 +33,6 @@ const PRECEDENCE: Record<string, number> = {
 };
 
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '**=', '<<=', '>>=', '&=', '|=', '^=']);
-
-const RESERVED = new Set([
-  'var',
-  'static',
-  'shared',
-  'goto',
-  'exit',
-  'match',
-  'case',
-  'public',
-  'protected',
-  'new',
-  'use',
-  'with',
-  'module',
-  'package',
-  'super',
-  'spawn',
-  'thread',
-  'go',
-  'sync',
-  'async',
-  'await',
-  'yield',
-  'default',
-  'void',
-  'null',
-  'nil',
-]);
-
-const KEYWORDS = new Set([
-  'let',
-  'const',
-  'if',
-  'else',
-  'switch',
-  'do',
-  'while',
-  'until',
-  'loop',
-  'for',
-  'in',
-  'break',
-  'continue',
-  'return',
-  'throw',
-  'try',
-  'catch',
-  'fn',
-  'private',
-  'import',
-  'export',
-  'as',
-  'global',
-  'this',
-  'true',
-  'false',
-]);
 
 const BLOCK_STMTS = new Set(['if', 'switch', 'while', 'do', 'for', 'block', 'try', 'nop']);
 

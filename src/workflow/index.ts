@@ -55,6 +55,8 @@ export interface WorkflowService {
   app: HttpServer;
   /** Writes what background work holds in memory now (API-key last use), instead of at the next tick. */
   flushBackgroundWork(): Promise<void>;
+  /** Fires the timers due now, as the leader does on its own; tests call it after moving the clock. */
+  fireDueTimers(): Promise<{ claimed: number; fired: number; failed: number }>;
   /** Closes the HTTP server (draining requests) and stops background work. The pool is the host's. */
   close(): Promise<void>;
 }
@@ -125,6 +127,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   return {
     app,
     flushBackgroundWork: () => lastUsed.flush(),
+    fireDueTimers: () => engine.timers.runOnce(),
     close: async () => {
       await app.close();
       await engine.close();

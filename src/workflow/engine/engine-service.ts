@@ -18,6 +18,8 @@ import { EngineMetrics } from './driver/engine-metrics.js';
 import { combineImmediateWork, type ImmediateWork } from './driver/immediate-work.js';
 import { InstanceDriver } from './driver/instance-driver.js';
 import type { ExtensionSpec } from './model/index.js';
+import { ServiceError } from '../../platform/http/service-error.js';
+import { createTimerExecutor, LeaderElection, runWhileLeader, TimerMetrics } from '../timers/index.js';
 
 /** What the engine's services need. */
 export interface EngineDependencies {
@@ -40,6 +42,8 @@ export interface Engine {
   externalTasks: ExternalTaskService;
   userTasks: UserTaskService;
   driver: InstanceDriver;
+  /** Fires the timers due now (the leader does this on its own; tests call it with a moved clock). */
+  timers: { runOnce(): Promise<{ claimed: number; fired: number; failed: number }> };
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -58,14 +62,58 @@ export function createEngine(deps: EngineDependencies): Engine {
     metrics,
     maxStepsPerCall: deps.config.engineMaxSteps,
   });
+  const timerMetrics = new TimerMetrics(deps.metrics);
+  const timers = createTimerExecutor({
+    pool: deps.pool,
+    clock: deps.clock,
+    logger: deps.logger,
+    observer: timerMetrics,
+    handle: async (job, client) => {
+      if (job.processInstanceId === null || job.waitId === null) return; // timer start events: not yet
+      try {
+        await driver.apply(
+          job.processInstanceId,
+          { type: 'complete', waitId: job.waitId },
+          undefined,
+          client,
+        );
+      } catch (error) {
+        // The wait closed or the instance ended in the meantime: the timer has nothing left to do.
+        if (error instanceof ServiceError && (error.statusCode === 404 || error.statusCode === 409)) return;
+        throw error;
+      }
+    },
+    onError: async (job, error, client) => {
+      if (job.processInstanceId === null || job.waitId === null) return;
+      const message = `timer ${job.elementId} could not fire: ${error instanceof Error ? error.message : String(error)}`;
+      await driver.apply(
+        job.processInstanceId,
+        { type: 'fail', waitId: job.waitId, message },
+        undefined,
+        client,
+      );
+    },
+  });
+  const election = new LeaderElection({ connectionString: deps.databaseUrl, logger: deps.logger });
+  let stopDuties: (() => Promise<void>) | undefined;
   return {
     deployments: new DeploymentService(deps.pool, models, deps.extensions ?? {}),
     instances: new InstanceService(deps.pool, driver),
     externalTasks: new ExternalTaskService(deps.pool, driver, notifier, deps.clock, metrics),
     userTasks: new UserTaskService(deps.pool, driver, metrics),
     driver,
-    start: () => notifier.start(),
-    close: () => notifier.close(),
+    timers,
+    start: async () => {
+      await notifier.start();
+      // Exactly one instance of the service, the holder of the advisory lock, fires timers.
+      stopDuties = runWhileLeader(election, [timers], { metrics: timerMetrics, logger: deps.logger });
+      election.start();
+    },
+    close: async () => {
+      await stopDuties?.();
+      await election.stop();
+      await notifier.close();
+    },
   };
 }
 

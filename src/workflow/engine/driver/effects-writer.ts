@@ -1,5 +1,6 @@
 import type { Effect, HistoryEntry, Incident, Wait } from '../runtime/index.js';
 import type { WriteStatement } from './write-statement.js';
+import { InvalidTimerError, parseTimerSchedule, type TimerSpec } from '../../timers/index.js';
 
 /** The instance whose effects are written. */
 export interface EffectTarget {
@@ -24,6 +25,7 @@ export interface WrittenEffects {
 }
 
 type ExternalTaskWait = Extract<Wait, { kind: 'externalTask' }>;
+type TimerWait = Extract<Wait, { kind: 'timer' }>;
 type UserTaskWait = Extract<Wait, { kind: 'userTask' }>;
 
 /**
@@ -38,6 +40,7 @@ export function addEffects(
 ): WrittenEffects {
   const newExternal = new Map<string, ExternalTaskWait>();
   const newUser = new Map<string, UserTaskWait>();
+  const newTimers = new Map<string, TimerWait>();
   const closedWaits: string[] = [];
   const newIncidents = new Map<string, Incident & { resolvedAt: string | null }>();
   const resolvedIncidents: string[] = [];
@@ -48,10 +51,16 @@ export function addEffects(
       case 'waitOpened':
         if (effect.wait.kind === 'externalTask') newExternal.set(effect.wait.waitId, effect.wait);
         else if (effect.wait.kind === 'userTask') newUser.set(effect.wait.waitId, effect.wait);
+        else if (effect.wait.kind === 'timer') newTimers.set(effect.wait.waitId, effect.wait);
         break;
       case 'waitClosed':
-        if (!newExternal.delete(effect.waitId) && !newUser.delete(effect.waitId))
+        if (
+          !newExternal.delete(effect.waitId) &&
+          !newUser.delete(effect.waitId) &&
+          !newTimers.delete(effect.waitId)
+        ) {
           closedWaits.push(effect.waitId);
+        }
         break;
       case 'incidentRaised':
         newIncidents.set(effect.incident.incidentId, { ...effect.incident, resolvedAt: null });
@@ -86,6 +95,10 @@ export function addEffects(
       'closed_user',
       `DELETE FROM user_tasks WHERE id = ANY(${ids}::uuid[]) AND process_instance_id = ${instance()}${and}`,
     );
+    statement.with(
+      'closed_timers',
+      `DELETE FROM timer_jobs WHERE wait_id = ANY(${ids}::uuid[]) AND process_instance_id = ${instance()}${and}`,
+    );
   }
   if (newExternal.size > 0) {
     const waits = [...newExternal.values()];
@@ -111,6 +124,18 @@ export function addEffects(
                    ${statement.param(waits.map((w) => JSON.stringify(w.candidateGroups)))}::jsonb[],
                    ${statement.param(waits.map((w) => JSON.stringify(w.variables)))}::jsonb[])
          AS w(id, activity_id, name, assignee, groups, variables)${where}`,
+    );
+  }
+  const timers = armTimers([...newTimers.values()], target.now);
+  if (timers.length > 0) {
+    statement.with(
+      'new_timers',
+      `INSERT INTO timer_jobs (org_id, process_instance_id, wait_id, element_id, schedule, due_at, created_at)
+       SELECT ${org()}, ${instance()}, t.wait_id, t.element_id, t.schedule, t.due_at, ${statement.param(target.now)}
+       FROM unnest(${statement.param(timers.map((t) => t.waitId))}::uuid[], ${statement.param(timers.map((t) => t.elementId))}::text[],
+                   ${statement.param(timers.map((t) => JSON.stringify(t.schedule)))}::jsonb[],
+                   ${statement.param(timers.map((t) => t.dueAt))}::timestamptz[])
+         AS t(wait_id, element_id, schedule, due_at)${where}`,
     );
   }
   if (newIncidents.size > 0) {
@@ -151,4 +176,24 @@ export function addEffects(
     userTasksCreated: newUser.size,
     incidentsRaised: newIncidents.size,
   };
+}
+
+/** A timer wait as a row of `timer_jobs`: its schedule as text and its first due time. */
+function armTimers(waits: TimerWait[], now: string) {
+  const armed: { waitId: string; elementId: string; schedule: TimerSpec; dueAt: Date }[] = [];
+  for (const wait of waits) {
+    const schedule: TimerSpec = {
+      kind: wait.timer.kind,
+      value: typeof wait.value === 'string' ? wait.value : JSON.stringify(wait.value),
+    };
+    try {
+      const dueAt = parseTimerSchedule(schedule).first(new Date(now));
+      // A schedule that never fires (a repetition count of zero) leaves the wait open, as it should.
+      if (dueAt !== null) armed.push({ waitId: wait.waitId, elementId: wait.elementId, schedule, dueAt });
+    } catch (error) {
+      // Literal timers are checked at deploy time; a FEEL timer that evaluated to nonsense never fires.
+      if (!(error instanceof InvalidTimerError)) throw error;
+    }
+  }
+  return armed;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../../platform/clock.js';
-import type { Pool } from '../../../platform/database/pool.js';
+import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { TaskAnnouncer } from '../../external-tasks/task-notifier.js';
 import { WorkflowErrors } from '../../errors.js';
 import type { ModelCache } from '../../deployments/model-cache.js';
@@ -102,10 +102,15 @@ export class InstanceDriver {
    * Applies an event to an instance. Engine refusals become API errors: an unknown wait 404, an
    * ended instance or an inapplicable event 409, bad variables 400.
    */
-  async apply(instanceId: string, event: EngineEvent, condition?: EventCondition): Promise<DrivenInstance> {
+  async apply(
+    instanceId: string,
+    event: EngineEvent,
+    condition?: EventCondition,
+    db: Pool | PoolClient = this.options.pool,
+  ): Promise<DrivenInstance> {
     const attempts = this.options.maxAttempts ?? 20;
     for (let attempt = 1; ; attempt++) {
-      const stored = await readInstance(this.options.pool, instanceId);
+      const stored = await readInstance(db, instanceId);
       if (!stored) throw WorkflowErrors.notFound('No such process instance');
       if (isEnded(stored.record.state))
         throw WorkflowErrors.conflict(`The process instance is ${stored.record.state}`);
@@ -124,7 +129,7 @@ export class InstanceDriver {
         condition: condition ? condition.sql((value) => statement.param(value), ctx.now) : null,
       });
       const written = addEffects(statement, { ...owner, now: ctx.now.toISOString(), guard }, effects);
-      const instance = await runGuardedUpdate(this.options.pool, statement);
+      const instance = await runGuardedUpdate(db, statement);
       if (instance) {
         this.finish(instance, effects, written, false);
         return { instance, written };

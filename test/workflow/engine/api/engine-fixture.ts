@@ -30,8 +30,11 @@ export function fixtureXml(name: string): Promise<string> {
 }
 
 /** Starts the service and creates the org, group and users. */
-export async function createEngineFixture(env: Record<string, string> = {}): Promise<EngineFixture> {
-  const workflow = await startTestWorkflow({ env });
+export async function createEngineFixture(
+  env: Record<string, string> = {},
+  clock?: { now(): Date },
+): Promise<EngineFixture> {
+  const workflow = await startTestWorkflow({ env, ...(clock ? { clock } : {}) });
   await workflow.createUser('admin@example.com', 'admin password', { platformAdmin: true });
   const admin = await workflow.login('admin@example.com', 'admin password');
   const org = await workflow.request({

@@ -3,12 +3,9 @@
  * `floor` is a bare Fastify handler running the same identity query with no authentication.
  */
 import Fastify from 'fastify';
-import { loadConfig } from '../src/platform/config/index.js';
 import { createPool } from '../src/platform/database/pool.js';
-import { createLogger } from '../src/platform/logging/logger.js';
-import { createRateLimitStore } from '../src/platform/rate-limit/limiter.js';
 import { findIdentityByUserId } from '../src/workflow/auth/identity-repository.js';
-import { createWorkflowService } from '../src/workflow/index.js';
+import { serveWorkflowForBenchmark } from './support/workflow-server.js';
 
 const mode = process.env.BENCH_MODE;
 const databaseUrl = process.env.BENCH_WORKFLOW_URL ?? '';
@@ -30,24 +27,5 @@ if (mode === 'floor') {
         .then(() => process.exit(0)),
   );
 } else {
-  const config = loadConfig({
-    WORKFLOW_DATABASE_URL: databaseUrl,
-    WORKFLOW_JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdef0123456789',
-    WEFT_DATABASE_POOL_SIZE: String(poolSize),
-    WEFT_LOG_LEVEL: 'warn',
-  });
-  const logger = createLogger(config.logLevel);
-  const pool = createPool(databaseUrl, { max: config.databasePoolSize, applicationName: 'bench-weft' });
-  const rateLimitStore = createRateLimitStore(undefined, logger);
-  const service = await createWorkflowService({ config, pool, logger, rateLimitStore, databaseUrl });
-  const address = await service.app.listen({ host: '127.0.0.1', port: 0 });
-  process.stdout.write(`READY ${new URL(address).port}\n`);
-  process.on(
-    'SIGTERM',
-    () =>
-      void service
-        .close()
-        .then(() => pool.end())
-        .then(() => process.exit(0)),
-  );
+  await serveWorkflowForBenchmark(databaseUrl, poolSize);
 }

@@ -16,6 +16,7 @@ import { hashPassword } from '../src/workflow/auth/passwords.js';
 import { createWorkflowService, workflowMigrationsDir } from '../src/workflow/index.js';
 import { insertUser } from '../src/workflow/users/user-repository.js';
 import { startBenchServer } from './support/bench-database.js';
+import { benchSigningKey } from './support/workflow-server.js';
 import { load, startServerProcess, type LoadResult } from './support/load.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? '10');
@@ -42,7 +43,7 @@ try {
   const logger = createLogger('warn');
   const setupConfig = loadConfig({
     WORKFLOW_DATABASE_URL: url,
-    WORKFLOW_JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdef0123456789',
+    WORKFLOW_JWT_SIGNING_KEY: benchSigningKey,
   });
   const setup = await createWorkflowService({
     config: setupConfig,

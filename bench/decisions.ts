@@ -23,6 +23,7 @@ import { insertUser } from '../src/workflow/users/user-repository.js';
 import { definitions, inputData, tableXml } from '../test/workflow/decisions/dmn-fixtures.js';
 import { startBenchServer } from './support/bench-database.js';
 import { load, startServerProcess, type LoadResult } from './support/load.js';
+import { benchSigningKey } from './support/workflow-server.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? '10');
 const connections = 32;
@@ -133,7 +134,7 @@ try {
   const setup = await createWorkflowService({
     config: loadConfig({
       WORKFLOW_DATABASE_URL: url,
-      WORKFLOW_JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdef0123456789',
+      WORKFLOW_JWT_SIGNING_KEY: benchSigningKey,
     }),
     pool,
     databaseUrl: url,

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import type { LoadResult } from '../support/load.js';
+import { toLoadResult, type LoadResult } from '../support/load.js';
 
 /** One request of a scenario: built per request so bodies and ids can vary. */
 export interface RequestShape {
@@ -35,12 +35,5 @@ export async function loadRequests(
       ],
     });
   await run(options.warmupSeconds ?? 2);
-  const result = await run(options.seconds);
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors,
-    non2xx: result.non2xx,
-  };
+  return toLoadResult(await run(options.seconds));
 }

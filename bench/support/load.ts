@@ -18,7 +18,11 @@ export async function load(
   const run = (duration: number) =>
     autocannon({ url, connections: options.connections, duration, headers: options.headers ?? {} });
   await run(options.warmupSeconds ?? 2);
-  const result = await run(options.seconds);
+  return toLoadResult(await run(options.seconds));
+}
+
+/** The figures of an autocannon run that the benchmarks print. */
+export function toLoadResult(result: autocannon.Result): LoadResult {
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,

@@ -30,13 +30,14 @@ describe('configuration', () => {
         loadConfig({
           WORKFLOW_PORT: 'eighty',
           WORKFLOW_JWT_SIGNING_KEY: 'too-short-secret',
-          WORKFLOW_DATABASE_URL: 'mysql://x',
+          WORKFLOW_DATABASE_URL: 'mysql://admin:hunter2@db',
         }),
       (error: Error) => {
         assert.match(error.message, /WORKFLOW_PORT/);
         assert.match(error.message, /WORKFLOW_JWT_SIGNING_KEY/);
         assert.match(error.message, /WORKFLOW_DATABASE_URL/);
         assert.ok(!error.message.includes('too-short-secret'));
+        assert.ok(!error.message.includes('hunter2'), 'a URL may carry a password');
         return true;
       },
     );

@@ -82,8 +82,9 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
   if (errors.length > 0) {
     const lines = errors.map((error) => {
       const variable = error.instancePath.replace(/^\//, '') || '(environment)';
+      // Keys, passwords and URLs (which may carry a password) are never echoed back.
       const shown =
-        variable in raw && !/KEY|PASSWORD|SECRET/.test(variable)
+        variable in raw && !/KEY|PASSWORD|SECRET|URL/.test(variable)
           ? ` (got ${JSON.stringify(raw[variable])})`
           : '';
       return `${variable}: ${error.message}${shown}`;

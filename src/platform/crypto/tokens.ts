@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** `bytes` random bytes as url-safe base64 without padding. */
 export function randomUrlSafe(bytes: number): string {
@@ -8,11 +8,6 @@ export function randomUrlSafe(bytes: number): string {
 /** HMAC-SHA256 of `value` under `key`. */
 export function hmacSha256(key: Buffer, value: string): Buffer {
   return createHmac('sha256', key).update(value, 'utf8').digest();
-}
-
-/** SHA-256 of `value`, hex encoded. */
-export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
 /** Compares two byte strings in time that does not depend on where they differ. */

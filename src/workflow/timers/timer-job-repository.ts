@@ -202,27 +202,6 @@ export async function setTimerJobRetries(db: Queryable, id: string, retries: num
   return result.rowCount === 1;
 }
 
-/** Disarms the timers of closed waits (a boundary's activity completed, an instance was cancelled). */
-export async function deleteTimerJobsOfWaits(db: Queryable, waitIds: readonly string[]): Promise<number> {
-  if (waitIds.length === 0) return 0;
-  const result = await db.query({
-    name: 'workflow.timers.delete-of-waits',
-    text: `DELETE FROM timer_jobs WHERE wait_id = ANY($1::uuid[])`,
-    values: [waitIds],
-  });
-  return result.rowCount ?? 0;
-}
-
-/** Disarms the timer start events of a version (disabled, or replaced by a newer version). */
-export async function deleteTimerStartJobs(db: Queryable, definitionId: string): Promise<number> {
-  const result = await db.query({
-    name: 'workflow.timers.delete-starts',
-    text: `DELETE FROM timer_jobs WHERE definition_id = $1 AND process_instance_id IS NULL`,
-    values: [definitionId],
-  });
-  return result.rowCount ?? 0;
-}
-
 /** A timer by id (for tests and operators). */
 export async function findTimerJob(db: Queryable, id: string): Promise<TimerJob | null> {
   const { rows } = await db.query<TimerJobRow>({

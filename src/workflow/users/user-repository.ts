@@ -58,9 +58,3 @@ export async function updatePasswordHash(pool: Pool, userId: string, passwordHas
     passwordHash,
   ]);
 }
-
-/** True when at least one user exists. */
-export async function anyUserExists(pool: Pool): Promise<boolean> {
-  const { rows } = await pool.query<{ exists: boolean }>('SELECT EXISTS (SELECT 1 FROM users) AS exists');
-  return rows[0]?.exists === true;
-}

@@ -110,8 +110,3 @@ export function bitInt(op: '&' | '|' | '^', a: number | bigint, b: number | bigi
   const y = big(b);
   return fromBig(BigInt.asIntN(64, op === '&' ? x & y : op === '|' ? x | y : x ^ y));
 }
-
-/** Compares two INTs: negative, zero or positive. */
-export function cmpInt(a: number | bigint, b: number | bigint): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -114,11 +114,6 @@ export function typeOf(v: RValue): string {
   return 'blob';
 }
 
-/** True for Rhai INT values. */
-export function isInt(v: RValue): v is number | bigint {
-  return typeof v === 'number' || typeof v === 'bigint';
-}
-
 /** Copies arrays, maps and blobs deeply (Rhai values are copied on assignment). */
 export function deepClone(v: RValue): RValue {
   if (Array.isArray(v)) return v.map(deepClone);

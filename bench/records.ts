@@ -4,9 +4,10 @@
  * POST create and PATCH, each beside its floor measured in the same run: a bare Fastify + pg
  * handler doing the same single SQL statement with none of our layers. Not a test: it prints figures.
  *
- * BENCH_SECONDS (default 10) sets each run's length; BENCH_DATABASE_URL uses another server;
- * BENCH_ONLY (a substring, e.g. `list`) runs only the matching scenarios; BENCH_PROFILE=dir writes
- * CPU profiles of the servers.
+ * Floor and weft run side by side and are loaded in alternating slices (see support/interleave.ts):
+ * BENCH_ROUNDS (default 5) pairs of BENCH_SECONDS (default 4) each; the ratio is the median of the
+ * rounds'. BENCH_DATABASE_URL uses another server; BENCH_ONLY (a substring, e.g. `list`) runs only
+ * the matching scenarios; BENCH_PROFILE=dir writes CPU profiles of the servers.
  */
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -18,10 +19,12 @@ import { applyResources } from '../src/records/schemas/apply-resources.js';
 import { examplesResourcesDir } from '../src/records/schemas/examples-dir.js';
 import { readResourceDirectory } from '../src/records/schemas/resource-documents.js';
 import { startBenchServer } from './support/bench-database.js';
-import { startServerProcess, type LoadResult } from './support/load.js';
+import { interleaveLoad, type InterleavedResult } from './support/interleave.js';
+import { startServerProcess, type LoadResult, type ServerProcess } from './support/load.js';
 import { loadRequests, type RequestShape } from './records/load-requests.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? '10');
+const seconds = Number(process.env.BENCH_SECONDS ?? '4');
+const rounds = Number(process.env.BENCH_ROUNDS ?? '5');
 const connections = 64;
 const rows = 100_000;
 const serverFile = fileURLToPath(new URL('./records/server.ts', import.meta.url));
@@ -99,29 +102,39 @@ try {
     },
   };
 
-  const results: { name: string; floor: LoadResult; weft: LoadResult }[] = [];
-  const measure = async (mode: Mode, next: () => RequestShape): Promise<LoadResult> => {
-    const child = await startServerProcess(serverFile, {
-      BENCH_RECORDS_URL: url,
-      BENCH_MODE: mode,
-      BENCH_JWT_SECRET: jwtSecret,
+  const results: { name: string; result: InterleavedResult }[] = [];
+  const startServer = (mode: Mode): Promise<ServerProcess> =>
+    startServerProcess(serverFile, { BENCH_RECORDS_URL: url, BENCH_MODE: mode, BENCH_JWT_SECRET: jwtSecret });
+  const slice = (mode: Mode, child: ServerProcess, next: () => RequestShape, warmupSeconds: number) =>
+    loadRequests(`http://127.0.0.1:${child.port}`, next, {
+      connections,
+      seconds,
+      warmupSeconds,
+      headers: mode === 'weft' ? { authorization: `Bearer ${token}` } : {},
     });
-    try {
-      return await loadRequests(`http://127.0.0.1:${child.port}`, next, {
-        connections,
-        seconds,
-        headers: mode === 'weft' ? { authorization: `Bearer ${token}` } : {},
-      });
-    } finally {
-      await child.stop();
-    }
-  };
   const only = process.env.BENCH_ONLY?.toLowerCase();
   for (const [name, scenario] of Object.entries(scenarios)) {
     if (only && !name.toLowerCase().includes(only)) continue;
-    const floor = await measure('floor', scenario('floor'));
-    const weft = await measure('weft', scenario('weft'));
-    results.push({ name, floor, weft });
+    const servers = { floor: await startServer('floor'), weft: await startServer('weft') };
+    try {
+      const next = { floor: scenario('floor'), weft: scenario('weft') };
+      let warm = { floor: 2, weft: 2 };
+      const run = async (mode: Mode): Promise<LoadResult> => {
+        const result = await slice(mode, servers[mode], next[mode], warm[mode]);
+        warm = { ...warm, [mode]: 0 };
+        return result;
+      };
+      results.push({
+        name,
+        result: await interleaveLoad(
+          rounds,
+          () => run('floor'),
+          () => run('weft'),
+        ),
+      });
+    } finally {
+      await Promise.all([servers.floor.stop(), servers.weft.stop()]);
+    }
   }
 
   const targets: Record<string, number> = {
@@ -132,14 +145,16 @@ try {
   };
   const figure = (result: LoadResult) =>
     `${result.requestsPerSecond.toFixed(0).padStart(7)} req/s p99 ${String(result.p99Ms).padStart(3)} ms err ${result.errors + result.non2xx}`;
-  console.log(`\nbench:records — ${connections} connections, ${seconds} s per run, ${rows} purchase orders`);
   console.log(
-    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${server.describe}\n`,
+    `\nbench:records — ${connections} connections, ${rounds} alternating rounds of ${seconds} s, ${rows} purchase orders`,
   );
-  for (const { name, floor, weft } of results) {
-    const ratio = weft.requestsPerSecond / floor.requestsPerSecond;
+  console.log(
+    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${server.describe}, load ${os.loadavg()[0]?.toFixed(1)}\n`,
+  );
+  for (const { name, result } of results) {
+    const rounds = result.ratios.map((ratio) => ratio.toFixed(2)).join(' ');
     console.log(
-      `${name.padEnd(28)} floor ${figure(floor)}   weft ${figure(weft)}   ratio ${ratio.toFixed(2)} (target ≥ ${targets[name]?.toFixed(1)})`,
+      `${name.padEnd(28)} floor ${figure(result.floor)}   weft ${figure(result.subject)}   ratio ${result.ratio.toFixed(2)} (rounds ${rounds}; target ≥ ${targets[name]?.toFixed(1)})`,
     );
   }
 } finally {

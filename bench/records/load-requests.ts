@@ -8,7 +8,7 @@ export interface RequestShape {
   body?: string;
 }
 
-/** Runs autocannon where each request is made by `next()` (after a warm-up run with its own requests). */
+/** Runs autocannon where each request is made by `next()`, after a warm-up run (`warmupSeconds`, default 2; 0 for none). */
 export async function loadRequests(
   base: string,
   next: () => RequestShape,
@@ -34,6 +34,7 @@ export async function loadRequests(
         },
       ],
     });
-  await run(options.warmupSeconds ?? 2);
+  const warmup = options.warmupSeconds ?? 2;
+  if (warmup > 0) await run(warmup);
   return toLoadResult(await run(options.seconds));
 }

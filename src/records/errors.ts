@@ -20,6 +20,24 @@ export const RecordsErrors = {
       operation,
       schema_path: schemaPath,
     }),
+  abacDenied: (operation: string, schemaPath: string, message: string) =>
+    new ServiceError(403, 'ABAC_DENIED', message, { operation, schema_path: schemaPath }),
+  crossSchemaDenied: (field: string, schemaPath: string) =>
+    new ServiceError(
+      403,
+      'CROSS_SCHEMA_ACCESS_DENIED',
+      `No role of the caller may read ${schemaPath}, which ${field} refers to`,
+      { field, schema_path: schemaPath },
+    ),
+  fieldWriteDenied: (schemaPath: string, fields: string[]) =>
+    new ServiceError(403, 'FIELD_WRITE_DENIED', `The caller may not write ${fields.join(', ')}`, {
+      schema_path: schemaPath,
+      fields,
+    }),
+  rlsDenied: (schemaPath: string) =>
+    new ServiceError(403, 'RLS_POLICY_DENIED', `Row-level security of ${schemaPath} rejected the change`, {
+      schema_path: schemaPath,
+    }),
   notFound: (message: string, details: Record<string, unknown> = {}) =>
     new ServiceError(404, 'NOT_FOUND', message, details),
   schemaNotFound: (schemaPath: string) =>
@@ -67,6 +85,8 @@ export const RecordsErrors = {
       },
     ),
   internal: () => new ServiceError(500, 'INTERNAL_ERROR', 'Internal server error'),
+  searchUnavailable: () =>
+    new ServiceError(503, 'TYPESENSE_UNAVAILABLE', 'The search service is unavailable; retry later'),
   databaseUnavailable: () => new ServiceError(503, 'POSTGRES_UNAVAILABLE', 'The database is unavailable'),
 } as const;
 

@@ -7,15 +7,30 @@ import { createHttpServer, type HttpServer } from '../platform/http/index.js';
 import type { Logger } from '../platform/logging/logger.js';
 import { createMetricsRegistry } from '../platform/metrics/registry.js';
 import { createRateLimitStore, type RateLimitStore } from '../platform/rate-limit/limiter.js';
-import { roleAccessCheck, type AccessCheck } from './auth/access-check.js';
+import { AccessControl } from './access/access-control.js';
 import { Authenticator } from './auth/authenticator.js';
 import { JwtVerifier } from './auth/jwt-verifier.js';
+import { registerIdentityRoute } from './auth/identity-route.js';
+import { registerOidcRoutes } from './auth/oidc/oidc-routes.js';
+import { purgeEndedSessions } from './auth/oidc/oidc-sessions.js';
+import { RecordsAuth } from './auth/records-auth.js';
+import { AuthAuditLog } from './auth-audit/auth-audit-log.js';
+import { registerAuthAuditRoutes } from './auth-audit/audit-routes.js';
+import { registerRoleBindingRoutes } from './role-bindings/binding-routes.js';
 import { recordsErrorCatalogue } from './errors.js';
 import { ActorRateLimits } from './http/actor-rate-limits.js';
 import { installAuthentication } from './http/authentication-hook.js';
 import { instrumentOperations } from './http/operation-metrics.js';
 import { registerPlatformRoutes } from './http/platform-routes.js';
 import { registerRecordRoutes } from './http/record-routes.js';
+import { ArchiveJob } from './archive/archive-job.js';
+import { registerArchiveRoutes } from './archive/archive-routes.js';
+import { registerAuditRoutes } from './audit/audit-routes.js';
+import { registerHistoryRoutes } from './history/history-routes.js';
+import { SnapshotJob } from './history/snapshot-job.js';
+import { PostgresSearch } from './search/postgres-search.js';
+import type { SearchBackend } from './search/search-backend.js';
+import { registerSearchRoutes } from './search/search-routes.js';
 import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-store.js';
 import { CursorCodec } from './records/cursor.js';
 import { loadCursorKey } from './records/cursor-key.js';
@@ -35,10 +50,14 @@ export interface RecordsServiceDependencies {
   /** Shared rate-limit counters (Redis or in-process); an in-process store when omitted. */
   rateLimitStore?: RateLimitStore;
   clock?: Clock;
-  /** The access-check stage; route RBAC from `spec.access.roles` by default. */
-  access?: AccessCheck;
+  /** The seven access layers; built from each schema's `spec.access` by default. */
+  access?: AccessControl;
+  /** Where full-text search runs (Postgres by default). */
+  search?: SearchBackend;
   /** How often to look for resources applied by other instances or the CLI (default 2 s). */
   schemaPollMilliseconds?: number;
+  /** Fetch used for JWKS key sets (default: the global fetch). */
+  fetcher?: typeof fetch;
 }
 
 /** A built records service. */
@@ -49,6 +68,14 @@ export interface RecordsService {
   sync: SchemaSync;
   /** Hooks run inside every write's transaction. */
   pipeline: WritePipeline;
+  /** Materialises history snapshots (`runPending()` drives it in tests). */
+  snapshots: SnapshotJob;
+  /** Moves due records to cold storage (`runOnce()` drives it in tests). */
+  archive: ArchiveJob;
+  /** Strategies, role bindings and the revocation set. */
+  auth: RecordsAuth;
+  /** The auth audit log (batched; `flush()` writes what is queued). */
+  authAudit: AuthAuditLog;
   close(): Promise<void>;
 }
 
@@ -71,15 +98,31 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const resources = resolveResourcesDir(config.records.resourcesDir);
   if (resources.examples)
     logger.info({ directory: resources.directory }, 'no ./resources folder: serving the bundled examples');
+  const jwtVerifier = new JwtVerifier(config.records.jwt);
+  const auth = await RecordsAuth.create({
+    pool,
+    clock,
+    logger,
+    redisUrl: config.redisUrl,
+    trustedProxies: config.records.trustedProxies,
+    revocationPollMilliseconds: config.records.revocation.pollMilliseconds,
+    revocationGraceMilliseconds: config.records.revocation.graceMilliseconds,
+    fallback: { authenticator: new Authenticator(pool, jwtVerifier, clock), jwt: jwtVerifier },
+    ...(deps.fetcher ? { fetcher: deps.fetcher } : {}),
+  });
+  const authAudit = new AuthAuditLog(pool, clock, logger);
   const sync = new SchemaSync({
     pool,
     registry,
     logger,
     directory: resources.directory,
+    onReload: () => auth.reload(),
     ...(deps.schemaPollMilliseconds !== undefined ? { pollMilliseconds: deps.schemaPollMilliseconds } : {}),
   });
   const pipeline = new WritePipeline(pool);
   const cursors = new CursorCodec(await loadCursorKey(pool));
+  const snapshots = new SnapshotJob(pool, registry, logger);
+  const archive = new ArchiveJob({ pool, registry, clock, logger });
 
   const app = await createHttpServer({
     logger,
@@ -89,26 +132,42 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     openapi: { title: 'weft records', version: '1', description: 'Schema-driven records API' },
   });
   instrumentOperations(app, metrics);
-  const authenticator = new Authenticator(pool, new JwtVerifier(config.records.jwt), clock);
-  installAuthentication(app, authenticator, new ActorRateLimits(rateLimitStore, config.records.rateLimits));
+  installAuthentication(
+    app,
+    auth.authenticator,
+    new ActorRateLimits(rateLimitStore, config.records.rateLimits),
+    authAudit,
+  );
+  const recordAccess = deps.access ?? new AccessControl({ clock });
   await app.register((scope) => {
     registerPlatformRoutes(scope, { pool, registry, metrics, isReady: () => sync.isReady });
-    registerRecordRoutes(scope, {
+    registerOidcRoutes(scope, { pool, clock, strategies: () => auth.oidcStrategies() });
+    registerIdentityRoute(scope);
+    registerAuthAuditRoutes(scope, { pool, audit: authAudit });
+    registerRoleBindingRoutes(scope, { pool, publish: () => auth.publish() });
+    registerRecordRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors });
+    registerHistoryRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors, snapshots });
+    registerAuditRoutes(scope, { pool, registry, access: recordAccess });
+    registerArchiveRoutes(scope, { pool, registry, access: recordAccess, pipeline });
+    registerSearchRoutes(scope, {
       pool,
       registry,
-      access: deps.access ?? roleAccessCheck,
-      pipeline,
-      cursors,
+      access: recordAccess,
+      backend: deps.search ?? new PostgresSearch(pool),
     });
     return Promise.resolve();
   });
   await app.ready();
   await sync.start();
+  snapshots.start();
+  archive.start();
+  await auth.start();
 
   const purge = setInterval(() => {
     purgeExpiredIdempotencyKeys(pool).catch((error: unknown) =>
       logger.warn({ err: error }, 'idempotency purge failed'),
     );
+    purgeEndedSessions(pool).catch((error: unknown) => logger.warn({ err: error }, 'session purge failed'));
   }, 3_600_000);
   purge.unref();
   return {
@@ -116,10 +175,18 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registry,
     sync,
     pipeline,
+    snapshots,
+    archive,
+    auth,
+    authAudit,
     close: async () => {
       clearInterval(purge);
+      await snapshots.close();
+      await archive.close();
       sync.close();
       await app.close();
+      await authAudit.close();
+      await auth.close();
       if (!deps.rateLimitStore) await rateLimitStore.close();
     },
   };

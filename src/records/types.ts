@@ -40,6 +40,8 @@ export interface FieldDefinition {
   searchable: boolean;
   filterable: boolean;
   sortable: boolean;
+  /** Schema path of the schema this uuid field points at (the `include` parameter joins it). */
+  references?: string;
 }
 
 /** Operations that `spec.access.roles` grants. */
@@ -59,9 +61,19 @@ export interface SchemaDefinition {
   timeMachine: boolean;
   searchTier: number;
   fields: FieldDefinition[];
-  /** `spec.access` as written; only `roles` is enforced by this service so far. */
-  access: { roles?: Partial<Record<Operation, string[]>> } & Record<string, unknown>;
-  archive?: Record<string, unknown>;
+  /** `spec.access`, validated (see `src/records/access/`). */
+  access: AccessSection;
+  /** `spec.archive`: what the archive job moves to cold storage (docs/records/archive.md). */
+  archive?: ArchiveSpec;
+}
+
+/**
+ * `spec.archive`: records whose `updated_at` is at least `afterDays` days old and that match
+ * `condition` (a query DSL `where`; every record when absent) are moved to cold storage.
+ */
+export interface ArchiveSpec {
+  afterDays: number;
+  condition?: unknown;
 }
 
 /** Who is calling, after authentication. */
@@ -69,6 +81,37 @@ export interface Identity {
   actor_id: string;
   roles: string[];
   attributes: Record<string, unknown>;
+  /** RoleBinding scope (e.g. region, store ids); absent when none. */
+  scope?: Record<string, unknown>;
+}
+
+/** An ABAC rule (`spec.access.abac[]`): a CEL condition that must hold for the operation. */
+export interface AbacRule {
+  operation: Operation;
+  condition: string;
+  message: string;
+}
+
+/** A row filter (`spec.access.rowFilter[]`): an SQL condition limiting the rows a role sees. */
+export interface RowFilterRule {
+  role: string;
+  condition: string;
+  message: string;
+}
+
+/** Field permissions (`spec.access.fieldAccess[]`); an absent list leaves that side open. */
+export interface FieldAccessRule {
+  field: string;
+  read?: string[];
+  write?: string[];
+}
+
+/** `spec.access` of a schema definition: the rules of access layers 1 to 7. */
+export interface AccessSection {
+  roles?: Partial<Record<Operation, string[]>>;
+  abac: AbacRule[];
+  rowFilter: RowFilterRule[];
+  fieldAccess: FieldAccessRule[];
 }
 
 /** System fields every record carries, in output order. */

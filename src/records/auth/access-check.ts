@@ -3,8 +3,8 @@ import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity, Operation } from '../types.js';
 
 /**
- * The access-check stage every record request passes before any data is touched. The auth issue
- * adds ABAC, row filters and field filters behind this interface.
+ * The access-check stage every record request passes before any data is touched (layer 1, route
+ * RBAC). `AccessControl` (src/records/access/) implements it with the other layers behind it.
  */
 export interface AccessCheck {
   /** Throws when `identity` may not perform `operation` on `schema`. */

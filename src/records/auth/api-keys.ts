@@ -54,18 +54,33 @@ export async function identityOfApiKey(
   plaintext: string,
   address: string,
 ): Promise<Identity | null> {
+  return (await identityOfApiKeyRow(pool, plaintext, address))?.identity ?? null;
+}
+
+/** Like identityOfApiKey, with the key's creation time (revocations refuse keys made before them). */
+export async function identityOfApiKeyRow(
+  pool: Pool,
+  plaintext: string,
+  address: string,
+): Promise<{ identity: Identity; createdAt: Date } | null> {
   if (!keyShape.test(plaintext)) return null;
   const { rows } = await pool.query<{
     actor_id: string;
     roles: string[];
     attributes: Record<string, unknown>;
+    created_at: Date;
   }>({
-    name: 'records_api_key_identity',
-    text: `SELECT actor_id, roles, attributes FROM records.api_keys
+    name: 'records_api_key_identity_row',
+    text: `SELECT actor_id, roles, attributes, created_at FROM records.api_keys
            WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
              AND (cardinality(allowed_cidrs) = 0 OR $2::inet <<= ANY(allowed_cidrs))`,
     values: [sha256(plaintext), address],
   });
   const row = rows[0];
-  return row ? { actor_id: row.actor_id, roles: row.roles, attributes: row.attributes } : null;
+  return row
+    ? {
+        identity: { actor_id: row.actor_id, roles: row.roles, attributes: row.attributes },
+        createdAt: row.created_at,
+      }
+    : null;
 }

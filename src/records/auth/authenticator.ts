@@ -7,7 +7,8 @@ import type { JwtVerifier } from './jwt-verifier.js';
 
 /**
  * Finds who is calling: an API key in `X-API-Key` (or as a bearer token, recognised by its prefix),
- * else a JWT in `Authorization: Bearer`. The auth issue replaces this with the declarative strategies.
+ * else a JWT in `Authorization: Bearer`. The built-in `default` strategy when no AuthStrategy is
+ * declared (see src/records/auth/strategies/).
  */
 export class Authenticator {
   constructor(

@@ -14,7 +14,7 @@ const cacheSize = 10_000;
 export class JwtVerifier {
   private readonly secret: Uint8Array | undefined;
   private readonly publicKey: KeyObject | undefined;
-  private readonly verified = new Map<string, { identity: Identity; expiresAt: number }>();
+  private readonly verified = new Map<string, { identity: Identity; expiresAt: number; issuedAt: number }>();
 
   constructor(private readonly config: RecordsConfig['jwt']) {
     this.secret = config.secret ? new TextEncoder().encode(config.secret) : undefined;
@@ -29,6 +29,11 @@ export class JwtVerifier {
     const remembered = this.verified.get(token);
     if (remembered === undefined) return undefined;
     return now.getTime() < remembered.expiresAt ? remembered.identity : null;
+  }
+
+  /** When a remembered token was issued (`iat`, ms; 0 without one), or undefined when not remembered. */
+  issuedAt(token: string): number | undefined {
+    return this.verified.get(token)?.issuedAt;
   }
 
   /** The identity of a valid token, or null. */
@@ -53,7 +58,11 @@ export class JwtVerifier {
       const oldest = this.verified.keys().next();
       if (!oldest.done) this.verified.delete(oldest.value);
     }
-    this.verified.set(token, { identity, expiresAt: payload.exp * 1000 });
+    this.verified.set(token, {
+      identity,
+      expiresAt: payload.exp * 1000,
+      issuedAt: (payload.iat ?? 0) * 1000,
+    });
     return identity;
   }
 

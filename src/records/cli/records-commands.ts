@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Config } from '../../platform/config/index.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { createApiKey } from '../auth/api-keys.js';
+import { ensureSchemaDdl } from '../ddl/ensure-schema-ddl.js';
 import { applyResources, type ApplyReport } from '../schemas/apply-resources.js';
 import { parseResourceText, readResourceDirectory } from '../schemas/resource-documents.js';
 import { openRecordsDatabase } from './records-database.js';
@@ -28,6 +29,7 @@ export async function applyCommand(config: Config, logger: Logger, file: string)
   const database = await openRecordsDatabase(config, logger);
   try {
     const report = await applyResources(database.pool, parsed.documents, logger);
+    await ensureSchemaDdl(database.pool, logger);
     report.rejected.unshift(...parsed.rejected);
     return report;
   } finally {

@@ -1,10 +1,13 @@
 import '../../platform/http/route-config.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpServer } from '../../platform/http/http-server.js';
-import type { Authenticator } from '../auth/authenticator.js';
 import { decorateIdentity, setIdentity } from '../auth/request-identity.js';
-import { RecordsErrors } from '../errors.js';
-import type { Identity } from '../types.js';
+import type {
+  AuthenticationDecision,
+  RequestAuthenticator,
+} from '../auth/strategies/request-authenticator.js';
+import { recordAuthDecisions } from '../auth-audit/audit-hook.js';
+import type { AuthAuditLog } from '../auth-audit/auth-audit-log.js';
 import type { ActorRateLimits, RateLimitBudget } from './actor-rate-limits.js';
 
 declare module 'fastify' {
@@ -12,36 +15,51 @@ declare module 'fastify' {
     /** Which per-actor budget a records route draws on (default: `default`). */
     recordsRateLimit?: RateLimitBudget;
   }
+  interface FastifyRequest {
+    /** The authentication decision of a non-public records request (null on public routes). */
+    recordsAuthDecision: AuthenticationDecision | null;
+  }
 }
 
 /**
- * Authenticates every non-public route (401 AUTH_INVALID_TOKEN), attaches the Identity, then counts
- * the request against the actor's rate limit. Unknown routes fall through to the 404 handler. A JWT
- * verified before and in-process counters are decided synchronously (no promise per request).
+ * Authenticates every non-public route (401 AUTH_INVALID_TOKEN; 503 REVOCATION_UNAVAILABLE when the
+ * revocation store is down), attaches the Identity, counts the request against the actor's rate
+ * limit, and has the decision written to the auth audit log. Unknown routes fall through to the 404
+ * handler. A remembered JWT, the cached bindings and in-process counters are decided synchronously
+ * (no promise per request).
  */
 export function installAuthentication(
   app: HttpServer,
-  authenticator: Authenticator,
+  authenticator: RequestAuthenticator,
   limits: ActorRateLimits,
+  audit: AuthAuditLog,
 ): void {
   decorateIdentity(app);
+  app.decorateRequest('recordsAuthDecision', null);
+  recordAuthDecisions(app, audit);
   const admit = (
     request: FastifyRequest,
     reply: FastifyReply,
-    identity: Identity | null,
+    decision: AuthenticationDecision,
     done: (error?: Error) => void,
   ) => {
-    if (identity === null) return done(RecordsErrors.invalidToken());
-    setIdentity(request, identity);
-    limits.consume(identity.actor_id, request.routeOptions.config.recordsRateLimit ?? 'default', reply, done);
+    request.recordsAuthDecision = decision;
+    if (!decision.ok) return done(decision.error);
+    setIdentity(request, decision.identity);
+    limits.consume(
+      decision.identity.actor_id,
+      request.routeOptions.config.recordsRateLimit ?? 'default',
+      reply,
+      done,
+    );
   };
   app.addHook('onRequest', (request, reply, done) => {
     const config = request.routeOptions.config;
     if (config.public === true || request.routeOptions.url === undefined) return done();
-    const known = authenticator.authenticateAtOnce(request.headers);
+    const known = authenticator.decideAtOnce(request);
     if (known !== undefined) return admit(request, reply, known, done);
-    authenticator.authenticate(request.headers, request.ip).then(
-      (identity) => admit(request, reply, identity, done),
+    authenticator.decide(request).then(
+      (decision) => admit(request, reply, decision, done),
       (error: unknown) => done(error as Error),
     );
   });

@@ -1,15 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from '../../platform/database/pool.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
-import type { AccessCheck } from '../auth/access-check.js';
+import type { AccessControl } from '../access/access-control.js';
+import { parseInclude } from '../access/include-parameter.js';
 import { identityOf } from '../auth/request-identity.js';
 import { RecordsErrors } from '../errors.js';
 import { requestHash } from '../idempotency/request-hash.js';
 import type { CursorCodec } from '../records/cursor.js';
 import { parseListQuery } from '../records/list-query.js';
 import { parseQueryBody } from '../records/query-body.js';
-import { getRecord, insertRecord, patchRecord, softDeleteRecord } from '../records/record-repository.js';
-import { selectRecords, type RecordPage } from '../records/select-records.js';
+import { insertRecord, patchRecord, softDeleteRecord } from '../records/record-repository.js';
+import type { RecordPage } from '../records/select-records.js';
 import type { SelectPlan } from '../records/select-plan.js';
 import type { WritePipeline, WriteRequest, WriteResult } from '../records/write-pipeline.js';
 import { uuidPattern } from '../schemas/identifiers.js';
@@ -23,7 +24,7 @@ import { markOperation } from './operation-metrics.js';
 export interface RecordRouteDependencies {
   pool: Pool;
   registry: SchemaRegistry;
-  access: AccessCheck;
+  access: AccessControl;
   pipeline: WritePipeline;
   cursors: CursorCodec;
 }
@@ -78,14 +79,24 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     if (result.response.status === 204) return reply.send();
     return reply.type('application/json').send(result.response.body);
   };
-  const sendPage = (reply: FastifyReply, request: FastifyRequest, plan: SelectPlan, page: RecordPage) => {
+  const sendPage = (
+    reply: FastifyReply,
+    request: FastifyRequest,
+    plan: SelectPlan,
+    page: RecordPage,
+    included?: string,
+  ) => {
     const pagination: Record<string, unknown> = { limit: plan.limit };
     if (plan.offset !== undefined) Object.assign(pagination, { offset: plan.offset, total: page.total });
     Object.assign(pagination, { cursor: page.cursor, has_more: page.hasMore });
     return reply
       .type('application/json')
       .send(
-        successBody(`[${page.rows.join(',')}]`, request.id, `,"pagination":${JSON.stringify(pagination)}`),
+        successBody(
+          `[${page.rows.join(',')}]`,
+          request.id,
+          `,"pagination":${JSON.stringify(pagination)}${included !== undefined ? `,"included":${included}` : ''}`,
+        ),
       );
   };
 
@@ -93,40 +104,51 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     const schema = prepare(request, 'create', 'create');
     const identity = identityOf(request);
     const body = schema.validateCreate(request.body);
+    const guarded = access.guardWrite(identity, schema, 'create', { payload: body }, async (db) => {
+      const json = await insertRecord(db, access.view(identity, schema), identity.actor_id, body);
+      return {
+        recordId: recordIdInJson.exec(json)?.[1] ?? '',
+        response: { status: 201, body: successBody(json, request.id) },
+      };
+    });
     const result = await pipeline.run({
       schema,
       identity,
       operation: 'create',
       idempotency: idempotency(request),
-      execute: async (db) => {
-        const json = await insertRecord(db, schema, identity.actor_id, body);
-        return {
-          recordId: recordIdInJson.exec(json)?.[1] ?? '',
-          response: { status: 201, body: successBody(json, request.id) },
-        };
-      },
+      ...guarded,
     });
     return send(reply, result);
   });
 
   app.get(base, hidden, async (request, reply) => {
     const schema = prepare(request, 'read', 'list');
-    const plan = parseListQuery(schema, request.query as Record<string, unknown>);
-    return sendPage(reply, request, plan, await selectRecords(pool, schema, plan, cursors));
+    const query = request.query as Record<string, unknown>;
+    const plan = parseListQuery(schema, query);
+    const includes = parseInclude(query.include, schema, registry);
+    const read = await access.readPage(pool, identityOf(request), schema, plan, cursors, includes);
+    return sendPage(reply, request, plan, read.page, read.included);
   });
 
   app.post(`${base}/query`, hidden, async (request, reply) => {
     const schema = prepare(request, 'read', 'query');
     const plan = parseQueryBody(schema, request.body);
-    return sendPage(reply, request, plan, await selectRecords(pool, schema, plan, cursors));
+    return sendPage(
+      reply,
+      request,
+      plan,
+      (await access.readPage(pool, identityOf(request), schema, plan, cursors)).page,
+    );
   });
 
   app.get(`${base}/:id`, hidden, async (request, reply) => {
     const schema = prepare(request, 'read', 'read');
     const id = recordId(request, schema);
-    const json = await getRecord(pool, schema, id);
-    if (json === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
-    return reply.type('application/json').send(successBody(json, request.id));
+    const includes = parseInclude((request.query as Record<string, unknown>).include, schema, registry);
+    const read = await access.readOne(pool, identityOf(request), schema, id, includes);
+    if (read.json === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
+    const included = read.included !== undefined ? `,"included":${read.included}` : '';
+    return reply.type('application/json').send(successBody(read.json, request.id, included));
   });
 
   app.patch(`${base}/:id`, hidden, async (request, reply) => {
@@ -138,18 +160,21 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
       throw RecordsErrors.validation('Nothing to change', [
         { field: '(body)', reason: 'name at least one field to change' },
       ]);
+    const guarded = access.guardWrite(identity, schema, 'update', { id, payload: changes }, async (db) => {
+      const view = access.view(identity, schema);
+      const outcome = await patchRecord(db, view, identity.actor_id, id, version as number, changes);
+      if ('missing' in outcome) throw RecordsErrors.entityNotFound(schema.path, id);
+      if ('currentVersion' in outcome)
+        throw RecordsErrors.optimisticLock(id, version as number, outcome.currentVersion);
+      const json = access.maskJson(identity, schema, outcome.updated);
+      return { recordId: id, response: { status: 200, body: successBody(json, request.id) } };
+    });
     const result = await pipeline.run({
       schema,
       identity,
       operation: 'update',
       idempotency: idempotency(request),
-      execute: async (db) => {
-        const outcome = await patchRecord(db, schema, identity.actor_id, id, version as number, changes);
-        if ('missing' in outcome) throw RecordsErrors.entityNotFound(schema.path, id);
-        if ('currentVersion' in outcome)
-          throw RecordsErrors.optimisticLock(id, version as number, outcome.currentVersion);
-        return { recordId: id, response: { status: 200, body: successBody(outcome.updated, request.id) } };
-      },
+      ...guarded,
     });
     return send(reply, result);
   });
@@ -158,16 +183,17 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     const schema = prepare(request, 'delete', 'delete');
     const identity = identityOf(request);
     const id = recordId(request, schema);
+    const guarded = access.guardWrite(identity, schema, 'delete', { id }, async (db) => {
+      if (!(await softDeleteRecord(db, access.view(identity, schema), identity.actor_id, id)))
+        throw RecordsErrors.entityNotFound(schema.path, id);
+      return { recordId: id, response: { status: 204, body: '' } };
+    });
     const result = await pipeline.run({
       schema,
       identity,
       operation: 'delete',
       idempotency: idempotency(request),
-      execute: async (db) => {
-        if (!(await softDeleteRecord(db, schema, identity.actor_id, id)))
-          throw RecordsErrors.entityNotFound(schema.path, id);
-        return { recordId: id, response: { status: 204, body: '' } };
-      },
+      ...guarded,
     });
     return send(reply, result);
   });

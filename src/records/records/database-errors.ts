@@ -26,6 +26,9 @@ export function mapRecordError(schema: CompiledSchema, error: unknown): unknown 
     return RecordsErrors.validation('A required field is missing', [
       { field: detail.column ?? 'unknown', reason: 'is required' },
     ]);
+  // insufficient_privilege on a row: a row-level-security policy refused the new row (layer 7).
+  if (code === '42501' && /row-level security/.test((error as Error).message))
+    return RecordsErrors.rlsDenied(schema.path);
   if (code.startsWith('22'))
     return RecordsErrors.validation('A value cannot be stored', [
       { field: detail.column ?? '(value)', reason: 'is out of range or not representable' },

@@ -49,7 +49,8 @@ export function parseListQuery(schema: CompiledSchema, query: Record<string, unk
       sort = parseSortParameter(schema, single(key, raw));
       continue;
     }
-    if (key === 'include') return fail(key, 'joins of related schemas are not supported yet');
+    // Joins of reference fields: parsed and authorised by the access layer.
+    if (key === 'include') continue;
     const match = filterKey.exec(key);
     if (!match?.[1]) return fail(key.slice(0, 120), 'is not a list parameter');
     if (where.length >= maxFilters) return fail(key, `at most ${maxFilters} filters`);

@@ -26,7 +26,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * Parses the body of `POST /{path}/query`: `{where, select, sort, limit, cursor}`, where `where` is
  * `{field, op, value}`, `{and: [...]}`, `{or: [...]}` or `{not: condition}`.
  */
-export function parseQueryBody(schema: CompiledSchema, body: unknown): SelectPlan {
+export function parseQueryBody(schema: Pick<CompiledSchema, 'path' | 'columns'>, body: unknown): SelectPlan {
   if (!isRecord(body)) return fail('(body)', 'must be a JSON object');
   for (const key of Object.keys(body))
     if (!['where', 'select', 'sort', 'limit', 'cursor'].includes(key))

@@ -85,11 +85,12 @@ export async function patchRecord(
       columnJsonSql(schema.columns.get(name)!),
     ]),
   );
-  const text = `UPDATE ${schema.table} SET ${assignments.join(', ')} WHERE id = ${idParam} AND version = ${versionParam} AND deleted_at IS NULL RETURNING ${output}::text AS j`;
+  const live = `deleted_at IS NULL${schema.rowFilter !== undefined ? ` AND ${schema.rowFilter}` : ''}`;
+  const text = `UPDATE ${schema.table} SET ${assignments.join(', ')} WHERE id = ${idParam} AND version = ${versionParam} AND ${live} RETURNING ${output}::text AS j`;
   const { rows } = await run(db, schema, statement(text, params.values));
   if (rows[0]) return { updated: rows[0].j };
   const current = await db.query<{ version: number }>(
-    statement(`SELECT version FROM ${schema.table} WHERE id = $1 AND deleted_at IS NULL`, [id]),
+    statement(`SELECT version FROM ${schema.table} WHERE id = $1 AND ${live}`, [id]),
   );
   return current.rows[0] ? { currentVersion: current.rows[0].version } : { missing: true };
 }
@@ -101,7 +102,8 @@ export async function softDeleteRecord(
   actor: string,
   id: string,
 ): Promise<boolean> {
-  const text = `UPDATE ${schema.table} SET deleted_at = now(), updated_at = now(), updated_by = $2, version = version + 1 WHERE id = $1 AND deleted_at IS NULL RETURNING id::text AS j`;
+  const filter = schema.rowFilter !== undefined ? ` AND ${schema.rowFilter}` : '';
+  const text = `UPDATE ${schema.table} SET deleted_at = now(), updated_at = now(), updated_by = $2, version = version + 1 WHERE id = $1 AND deleted_at IS NULL${filter} RETURNING id::text AS j`;
   const { rows } = await run(db, schema, statement(text, [id, actor]));
   return rows.length > 0;
 }

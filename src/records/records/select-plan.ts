@@ -57,7 +57,7 @@ function fail(field: string, reason: string, message = `Invalid ${field}`): neve
 
 /** The column `name`, which must exist and allow `use`. */
 export function columnFor(
-  schema: CompiledSchema,
+  schema: Pick<CompiledSchema, 'path' | 'columns'>,
   name: string,
   use: 'filter' | 'sort' | 'select',
   at: string,

@@ -15,7 +15,8 @@ export interface RecordPage {
   total?: number;
 }
 
-function renderCondition(condition: Condition, params: SqlParams): string {
+/** SQL of a condition tree, its values added to `params`. */
+export function renderCondition(condition: Condition, params: SqlParams): string {
   switch (condition.kind) {
     case 'and':
     case 'or':
@@ -112,6 +113,7 @@ export async function selectRecords(
   const keys = keysWithId(schema, plan.sort);
   const conditions = [
     'deleted_at IS NULL',
+    ...(schema.rowFilter !== undefined ? [schema.rowFilter] : []),
     ...plan.where.map((condition) => renderCondition(condition, params)),
   ];
   // What a cursor is bound to: the query without its page (limit, offset) and position.

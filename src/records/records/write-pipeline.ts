@@ -31,6 +31,13 @@ export interface WriteRequest {
   identity: Identity;
   operation: WriteEvent['operation'];
   idempotency?: { key: string; hash: string };
+  /**
+   * When set, the write runs in a transaction even without hooks or a key, and `begin` runs first
+   * in it (the access session: role and caller settings for row-level security).
+   */
+  begin?: (client: PoolClient) => Promise<void>;
+  /** Run in a transaction even without hooks or a key (the write takes several statements). */
+  transactional?: boolean;
   /** Executes the write statement; returns the record id and the response. */
   execute(db: Queryable): Promise<{ recordId: string; response: StoredResponse }>;
 }
@@ -57,10 +64,11 @@ export class WritePipeline {
 
   /** Runs a write. */
   async run(request: WriteRequest): Promise<WriteResult> {
-    if (!request.idempotency && this.hooks.length === 0)
+    if (!request.idempotency && this.hooks.length === 0 && !request.begin && request.transactional !== true)
       return { response: (await request.execute(this.pool)).response, replayed: false };
     return withTransaction(this.pool, async (client) => {
       const { idempotency, identity } = request;
+      if (request.begin) await request.begin(client);
       if (idempotency) {
         const stored = await claimIdempotencyKey(
           client,

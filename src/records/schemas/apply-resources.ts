@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { withTransaction, type Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
-import { planChange } from '../ddl/plan-change.js';
-import { createStatements } from '../ddl/table-ddl.js';
+import { rlsStatements } from '../access/rls-ddl.js';
+import { schemaChangePlan, schemaCreateStatements } from '../ddl/schema-ddl.js';
+import { resourceCompanion } from '../auth/resource-companions.js';
 import type { RejectedDocument, ResourceDocument } from './resource-documents.js';
 import { validateSchemaDefinition } from './validate-definition.js';
 
@@ -26,7 +27,8 @@ function errorText(error: unknown): string {
  * Applies resource documents to the database: each SchemaDefinition creates its table or changes it
  * additively (a destructive change is refused and says to publish a new version), then the
  * document is stored. Each document commits on its own, so one bad document never affects the
- * others or the schemas already serving. Other kinds are stored for the auth issue to enforce.
+ * others or the schemas already serving. AuthStrategy and RoleBinding documents are validated and
+ * RoleBindings also stored in their table (see resource-companions).
  */
 export async function applyResources(
   pool: Pool,
@@ -53,13 +55,22 @@ export async function applyResources(
       const definition = result.definition;
       name = definition.path;
       ddl = (current) => {
-        if (!current) return { statements: createStatements(definition), online: [] };
+        const created = {
+          statements: [...schemaCreateStatements(definition), ...rlsStatements(definition)],
+          online: [],
+        };
+        if (!current) return created;
         const stored = validateSchemaDefinition(current.spec);
-        if (!stored.ok) return { statements: createStatements(definition), online: [] };
-        const plan = planChange(stored.definition, definition);
+        if (!stored.ok) return created;
+        const plan = schemaChangePlan(stored.definition, definition);
         if (!plan.ok) throw new RefusedChange(plan.reasons);
-        return { statements: plan.statements, online: plan.onlineIndexes };
+        return { statements: [...plan.statements, ...rlsStatements(definition)], online: plan.onlineIndexes };
       };
+    }
+    const companion = resourceCompanion(resource.kind, name, resource.document.spec);
+    if (companion && companion.problems.length > 0) {
+      report.rejected.push(...companion.problems.map((problem) => ({ source: resource.source, ...problem })));
+      continue;
     }
     const key = `${resource.kind}/${name}`;
     const earlier = seen.get(key);
@@ -89,6 +100,7 @@ export async function applyResources(
              source = EXCLUDED.source, revision = nextval('records.resource_revisions'), applied_at = now()`,
           [resource.kind, name, resource.document, hash, resource.source],
         );
+        await companion?.write(client);
         return { changed: true, online };
       });
       if (!outcome.changed) {

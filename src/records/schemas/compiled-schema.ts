@@ -32,6 +32,11 @@ export interface CompiledSchema {
   validatePatch: BodyValidator;
   /** Unique index name → the field it guards. */
   uniqueIndexes: ReadonlyMap<string, string>;
+  /**
+   * The caller's row filter (access layer 4), ANDed into every statement that reads or changes
+   * rows; set only on the per-caller views made by `src/records/access/`.
+   */
+  rowFilter?: string;
 }
 
 const systemColumnTypes: Record<(typeof systemFields)[number], FieldType> = {
@@ -68,8 +73,8 @@ export function columnJsonSql(column: ColumnInfo): string {
     : quoted;
 }
 
-/** Compiles a validated definition. */
-export function compileSchema(definition: SchemaDefinition): CompiledSchema {
+/** The readable columns of a definition: system fields, then the schema's fields. */
+export function schemaColumns(definition: SchemaDefinition): Map<string, ColumnInfo> {
   const columns = new Map<string, ColumnInfo>();
   for (const name of systemFields) {
     const type = systemColumnTypes[name];
@@ -92,6 +97,12 @@ export function compileSchema(definition: SchemaDefinition): CompiledSchema {
       sortable: field.sortable,
       notNull: field.required,
     });
+  return columns;
+}
+
+/** Compiles a validated definition. */
+export function compileSchema(definition: SchemaDefinition): CompiledSchema {
+  const columns = schemaColumns(definition);
   const bodies = bodySchemas(definition.fields);
   const uniqueIndexes = new Map<string, string>();
   for (const index of indexesFor(definition))

@@ -1,6 +1,8 @@
 import { watch, type FSWatcher } from 'node:fs';
 import type { Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
+import { ensureSchemaDdl } from '../ddl/ensure-schema-ddl.js';
+import { syncRowSecurity } from '../access/row-security-sync.js';
 import { applyResources, type ApplyReport } from './apply-resources.js';
 import { currentRevision, loadSchemas } from './load-schemas.js';
 import { readResourceDirectory } from './resource-documents.js';
@@ -15,6 +17,8 @@ export interface SchemaSyncOptions {
   directory: string | undefined;
   /** How often to look for changes applied elsewhere (another instance, the CLI). */
   pollMilliseconds?: number;
+  /** Runs after every registry reload (e.g. to reload the auth strategies and role bindings). */
+  onReload?: () => Promise<void>;
 }
 
 /**
@@ -37,10 +41,12 @@ export class SchemaSync {
     return this.ready;
   }
 
-  /** First load (folder, then registry), then watching and polling. */
+  /** First load (folder, back-fill of triggers and search columns, registry), then watching and polling. */
   async start(): Promise<ApplyReport | undefined> {
     const report = this.options.directory ? await this.applyFolder() : undefined;
+    await ensureSchemaDdl(this.options.pool, this.options.logger);
     await this.reload();
+    await syncRowSecurity(this.options.pool, this.options.registry.all(), this.options.logger);
     this.ready = true;
     if (this.options.directory) {
       this.watcher = watch(this.options.directory, { recursive: true }, () => this.scheduleFolder());
@@ -113,5 +119,6 @@ export class SchemaSync {
     const loaded = await loadSchemas(this.options.pool, this.options.logger);
     this.options.registry.replace(loaded.schemas);
     this.revision = loaded.revision;
+    await this.options.onReload?.();
   }
 }

@@ -1,9 +1,10 @@
+import { validateAccessSection } from '../access/validate-access.js';
+import { validateArchiveSpec } from '../archive/archive-spec.js';
 import {
   fieldTypes,
   systemFields,
   type FieldDefinition,
   type FieldType,
-  type Operation,
   type SchemaDefinition,
 } from '../types.js';
 import {
@@ -25,7 +26,6 @@ export interface DocumentProblem {
 export type DefinitionResult =
   { ok: true; definition: SchemaDefinition } | { ok: false; problems: DocumentProblem[] };
 
-const operations: Operation[] = ['create', 'read', 'update', 'delete'];
 const fieldKeys = new Set([
   'name',
   'type',
@@ -42,8 +42,10 @@ const fieldKeys = new Set([
   'filterable',
   'sortable',
   'description',
+  'references',
 ]);
 const maxFields = 200;
+const schemaPathPattern = /^(?:[a-z][a-z0-9]*(?:-[a-z0-9]+)*\/){4}v[1-9][0-9]{0,3}$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -105,39 +107,29 @@ export function validateSchemaDefinition(spec: unknown): DefinitionResult {
     });
   }
 
-  const access = spec.access ?? {};
-  if (!isRecord(access)) problem('spec.access', 'must be an object');
-  else if (access.roles !== undefined) {
-    if (!isRecord(access.roles)) problem('spec.access.roles', 'must map operations to role lists');
-    else
-      for (const [operation, roles] of Object.entries(access.roles)) {
-        if (!operations.includes(operation as Operation))
-          problem(`spec.access.roles.${operation}`, `is not one of ${operations.join(', ')}`);
-        else if (!Array.isArray(roles) || !roles.every((role) => typeof role === 'string'))
-          problem(`spec.access.roles.${operation}`, 'must be a list of role names');
-      }
-  }
-  if (spec.archive !== undefined && !isRecord(spec.archive)) problem('spec.archive', 'must be an object');
+  const access = validateAccessSection(spec.access, fields, problem);
 
   if (problems.length > 0) return { ok: false, problems };
-  return {
-    ok: true,
-    definition: {
-      path: `${org}/${app}/${domain}/${object}/${version}`,
-      org,
-      app,
-      domain,
-      object,
-      version,
-      displayName,
-      description,
-      timeMachine: timeMachine as boolean,
-      searchTier: searchTier as number,
-      fields,
-      access: access as SchemaDefinition['access'],
-      ...(isRecord(spec.archive) ? { archive: spec.archive } : {}),
-    },
+  const definition: SchemaDefinition = {
+    path: `${org}/${app}/${domain}/${object}/${version}`,
+    org,
+    app,
+    domain,
+    object,
+    version,
+    displayName,
+    description,
+    timeMachine: timeMachine as boolean,
+    searchTier: searchTier as number,
+    fields,
+    access,
   };
+  if (spec.archive !== undefined) {
+    const archive = validateArchiveSpec(spec.archive, definition);
+    if ('problems' in archive) return { ok: false, problems: archive.problems };
+    definition.archive = archive.spec;
+  }
+  return { ok: true, definition };
 }
 
 function validateField(
@@ -223,6 +215,11 @@ function validateField(
       fail('enum', 'an enum field needs a non-empty list of strings');
     else field.enum = values as string[];
   } else if (raw.enum !== undefined) fail('enum', 'applies to enum fields only');
+  if (raw.references !== undefined) {
+    if (type !== 'uuid' || typeof raw.references !== 'string' || !schemaPathPattern.test(raw.references))
+      fail('references', 'applies to uuid fields and names a schema path (org/app/domain/object/version)');
+    else field.references = raw.references;
+  }
   if (type === 'json' && (field.unique || field.sortable))
     fail('type', 'json fields cannot be unique or sortable');
   if (raw.default !== undefined && before.count === 0) {

@@ -1,10 +1,12 @@
-import { cp, mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Clock } from '../../../src/platform/clock.js';
 import { loadConfig } from '../../../src/platform/config/index.js';
 import type { Pool } from '../../../src/platform/database/pool.js';
+import type { AccessControl } from '../../../src/records/access/access-control.js';
 import { createRecordsService, type RecordsService } from '../../../src/records/index.js';
 import { examplesResourcesDir } from '../../../src/records/schemas/examples-dir.js';
 import { createMigratedDatabase, type TestDatabase } from '../../helpers/database.js';
@@ -35,11 +37,22 @@ export interface RecordsTestApp {
 /** Starts a records test app; `env` adds configuration. */
 export async function startRecordsApp(
   env: Record<string, string> = {},
-  options: { pool?: (database: TestDatabase) => Promise<Pool>; seedExamples?: boolean } = {},
+  options: {
+    pool?: (database: TestDatabase) => Promise<Pool>;
+    seedExamples?: boolean;
+    clock?: Clock;
+    /** Resource files (name → YAML) written before the service starts. */
+    resources?: Record<string, string>;
+    /** Reuse this database instead of creating one (it is then not dropped on close). */
+    database?: TestDatabase;
+    access?: AccessControl;
+  } = {},
 ): Promise<RecordsTestApp> {
-  const database = await createMigratedDatabase('records');
+  const database = options.database ?? (await createMigratedDatabase('records'));
   const resourcesDir = await mkdtemp(path.join(os.tmpdir(), 'weft-resources-'));
   if (options.seedExamples !== false) await cp(examplesResourcesDir, resourcesDir, { recursive: true });
+  for (const [name, text] of Object.entries(options.resources ?? {}))
+    await writeFile(path.join(resourcesDir, name), text);
   const config = loadConfig({
     WEFT_DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'weft-records-')),
     RECORDS_RESOURCES_DIR: resourcesDir,
@@ -55,6 +68,8 @@ export async function startRecordsApp(
       ? (await import('../../../src/platform/logging/logger.js')).createLogger(process.env.RECORDS_TEST_LOG)
       : captureLogs('fatal').logger,
     schemaPollMilliseconds: 100,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.access ? { access: options.access } : {}),
   });
   const tokens = new Map<string, string>();
   const token = async (actor = 'alice', roles = ['admin']) => {
@@ -89,7 +104,7 @@ export async function startRecordsApp(
     close: async () => {
       await service.close();
       if (pool !== database.pool) await pool.end().catch(() => undefined);
-      await database.drop();
+      if (!options.database) await database.drop();
     },
   };
 }

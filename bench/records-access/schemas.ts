@@ -1,0 +1,51 @@
+/** The two schemas of bench:records-access: the same orders, permissive and with every layer. */
+const fields = `
+  fields:
+    - { name: po_number, type: string, required: true }
+    - { name: region, type: string, required: true, filterable: true }
+    - { name: status, type: enum, enum: [draft, submitted, approved, received, cancelled], required: true, filterable: true }
+    - { name: amount, type: number, required: true, filterable: true, sortable: true }
+    - { name: notes, type: string }`;
+
+/** Schema paths and tables. */
+export const benchSchemas = {
+  open: { path: 'acme/bench/access/open-orders/v1', table: 'rec_acme.bench__access__open_orders__v1' },
+  guarded: {
+    path: 'acme/bench/access/guarded-orders/v1',
+    table: 'rec_acme.bench__access__guarded_orders__v1',
+  },
+} as const;
+
+/** Both definitions as one YAML file. */
+export const benchResourcesYaml = `apiVersion: weft.dev/v1
+kind: SchemaDefinition
+metadata: { name: open-orders }
+spec:
+  org: acme
+  app: bench
+  domain: access
+  object: open-orders
+  version: v1
+${fields}
+  access:
+    roles: { read: [buyer, admin], create: [admin] }
+---
+apiVersion: weft.dev/v1
+kind: SchemaDefinition
+metadata: { name: guarded-orders }
+spec:
+  org: acme
+  app: bench
+  domain: access
+  object: guarded-orders
+  version: v1
+${fields}
+  access:
+    roles: { read: [buyer, admin], create: [admin] }
+    abac:
+      - { operation: read, condition: 'actor.attributes.region != "" && "buyer" in actor.roles', message: Buyers of a region only }
+    rowFilter:
+      - { role: buyer, condition: "region = (SELECT current_setting('weft.attributes')::jsonb->>'region')" }
+    fieldAccess:
+      - { field: notes, read: [admin] }
+`;

@@ -1,0 +1,137 @@
+import type { Clock } from '../../platform/clock.js';
+import { withTransaction, type Pool } from '../../platform/database/pool.js';
+import type { Logger } from '../../platform/logging/logger.js';
+import { historyTable } from '../ddl/change-triggers.js';
+import { renderCondition } from '../records/select-records.js';
+import { SqlParams } from '../records/statement.js';
+import type { CompiledSchema } from '../schemas/compiled-schema.js';
+import { quoteLiteral } from '../schemas/identifiers.js';
+import type { SchemaRegistry } from '../schemas/schema-registry.js';
+import { parseArchiveWhere } from './archive-spec.js';
+import { ColdPartitions } from './cold-partitions.js';
+
+/** Options of the archive job. */
+export interface ArchiveJobOptions {
+  pool: Pool;
+  registry: SchemaRegistry;
+  clock: Clock;
+  logger: Logger;
+  /** Records moved per transaction (default 100): small batches keep row locks short. */
+  batchSize?: number;
+  /** Batches per schema per run (default 1000), so one run cannot go on for ever. */
+  maxBatches?: number;
+}
+
+const dayMilliseconds = 86_400_000;
+
+/**
+ * Moves records due for archiving (`spec.archive`) to cold storage. Each batch is one transaction:
+ * claim up to `batchSize` due rows with `FOR UPDATE SKIP LOCKED` (so several instances share the
+ * work and never wait on each other or on a writer), copy the records and their history (plus an
+ * ARCHIVE history event) into `records_archive`, then delete them from hot storage; the record
+ * table's trigger writes the ARCHIVE audit event for each deleted row. `runOnce()` drives it in
+ * tests; `start()` runs it on an interval.
+ */
+export class ArchiveJob {
+  private readonly partitions: ColdPartitions;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: ArchiveJobOptions) {
+    this.partitions = new ColdPartitions(options.pool);
+  }
+
+  /** Archives every due record of every schema with `spec.archive`; resolves with the count moved. */
+  runOnce(): Promise<number> {
+    const run = this.running.then(() => this.archiveAll());
+    this.running = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Runs the job every `intervalMilliseconds` (failures are logged; the next run tries again). */
+  start(intervalMilliseconds = 60_000): void {
+    this.timer = setInterval(() => {
+      this.runOnce().catch((error: unknown) =>
+        this.options.logger.warn({ err: error }, 'archive job failed'),
+      );
+    }, intervalMilliseconds);
+    this.timer.unref();
+  }
+
+  /** Stops the interval and waits for the current run. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async archiveAll(): Promise<number> {
+    let moved = 0;
+    for (const schema of this.options.registry.all()) {
+      if (!schema.definition.archive) continue;
+      moved += await this.archiveSchema(schema);
+    }
+    return moved;
+  }
+
+  private async archiveSchema(schema: CompiledSchema): Promise<number> {
+    const { batchSize = 100, maxBatches = 1000 } = this.options;
+    const now = this.options.clock.now();
+    await this.partitions.ensure(now);
+    let moved = 0;
+    for (let batch = 0; batch < maxBatches; batch += 1) {
+      const count = await this.archiveBatch(schema, now, batchSize);
+      moved += count;
+      if (count < batchSize) break;
+    }
+    if (moved > 0) this.options.logger.info({ schema: schema.path, moved }, 'records archived');
+    return moved;
+  }
+
+  private archiveBatch(schema: CompiledSchema, now: Date, batchSize: number): Promise<number> {
+    const { definition } = schema;
+    const spec = definition.archive!;
+    const params = new SqlParams();
+    const cutoff = params.add(
+      new Date(now.getTime() - spec.afterDays * dayMilliseconds).toISOString(),
+      'timestamptz',
+    );
+    const conditions = [`updated_at <= ${cutoff}`];
+    if (spec.condition !== undefined)
+      conditions.push(renderCondition(parseArchiveWhere(definition, spec.condition), params));
+    const claim = `SELECT id FROM ${schema.table} WHERE ${conditions.join(' AND ')} ORDER BY updated_at, id LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`;
+    const path = quoteLiteral(schema.path);
+    const archivedAt = now.toISOString();
+    return withTransaction(this.options.pool, async (client) => {
+      const { rows } = await client.query<{ id: string }>(claim, params.values);
+      if (rows.length === 0) return 0;
+      const ids = rows.map((row) => row.id);
+      await client.query(
+        `INSERT INTO records_archive.records (schema_path, record_id, version, archived_at, record)
+         SELECT ${path}, id, version, $2, ${schema.recordJson}::jsonb FROM ${schema.table} WHERE id = ANY($1::uuid[])`,
+        [ids, archivedAt],
+      );
+      if (definition.timeMachine) {
+        const history = historyTable(definition);
+        // Events archived before (the record was archived, unarchived, archived again) stay as they
+        // are: cold storage is append-only and holds each event once.
+        await client.query(
+          `INSERT INTO records_archive.history (schema_path, record_id, event_id, "timestamp", actor, operation, old_value, new_value, state, reason, archived_at)
+           SELECT ${path}, h.record_id, h.event_id, h."timestamp", h.actor, h.operation, h.old_value, h.new_value, h.state, h.reason, $2
+           FROM ${history} h WHERE h.record_id = ANY($1::uuid[]) AND NOT EXISTS (
+             SELECT 1 FROM records_archive.history c WHERE c.schema_path = ${path} AND c.record_id = h.record_id AND c.event_id = h.event_id)`,
+          [ids, archivedAt],
+        );
+        await client.query(
+          `INSERT INTO records_archive.history (schema_path, record_id, event_id, "timestamp", actor, operation, old_value, new_value, state, archived_at)
+           SELECT ${path}, id, nextval(pg_get_serial_sequence(${quoteLiteral(history)}, 'event_id')), $2, 'system:archive', 'ARCHIVE',
+             ${schema.recordJson}::jsonb, NULL, ${schema.recordJson}::jsonb, $2
+           FROM ${schema.table} WHERE id = ANY($1::uuid[]) ORDER BY id`,
+          [ids, archivedAt],
+        );
+        await client.query(`DELETE FROM ${history} WHERE record_id = ANY($1::uuid[])`, [ids]);
+      }
+      await client.query(`DELETE FROM ${schema.table} WHERE id = ANY($1::uuid[])`, [ids]);
+      return ids.length;
+    });
+  }
+}

@@ -1,0 +1,22 @@
+import type { AuditRow } from './audit-repository.js';
+
+/**
+ * An audit event as the API shows it: the spec's fields plus the record `version` after the change
+ * and the chain links. Every audit output goes through here, so a field read filter can be applied
+ * in one place.
+ */
+export function presentAuditEvent(row: AuditRow): Record<string, unknown> {
+  return {
+    event_id: Number(row.event_id),
+    timestamp: row.timestamp,
+    actor: row.actor,
+    schema: row.schema_path,
+    entity_id: row.entity_id,
+    operation: row.operation,
+    version: row.version,
+    old_value: row.old_value,
+    new_value: row.new_value,
+    previous_hash: row.previous_hash,
+    hash: row.hash,
+  };
+}

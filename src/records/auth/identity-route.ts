@@ -1,0 +1,42 @@
+import Type from 'typebox';
+import type { HttpServer } from '../../platform/http/http-server.js';
+import { identityOf } from './request-identity.js';
+
+/**
+ * `GET /api/auth/me`: the caller's Identity as the service sees it after claim mapping and role
+ * bindings (`{actor_id, roles, attributes, scope?}`), and the strategy that authenticated it.
+ */
+export function registerIdentityRoute(app: HttpServer): void {
+  app.get(
+    '/api/auth/me',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The authenticated identity',
+        security: [{ bearer: [] }],
+        response: {
+          200: Type.Object({
+            data: Type.Object({
+              actor_id: Type.String(),
+              roles: Type.Array(Type.String()),
+              attributes: Type.Record(Type.String(), Type.Unknown()),
+              scope: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+              strategy: Type.String(),
+            }),
+            status: Type.String(),
+            requestId: Type.String(),
+          }),
+        },
+      },
+    },
+    (request) => {
+      const identity = identityOf(request);
+      const decision = request.recordsAuthDecision;
+      return {
+        data: { ...identity, strategy: decision?.ok === true ? decision.strategy : '' },
+        status: 'success',
+        requestId: request.id,
+      };
+    },
+  );
+}

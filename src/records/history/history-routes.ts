@@ -1,0 +1,254 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Pool } from '../../platform/database/pool.js';
+import type { HttpServer } from '../../platform/http/http-server.js';
+import type { AccessControl } from '../access/access-control.js';
+import { maskChange } from '../access/channel-masks.js';
+import { maskRecord } from '../access/field-access.js';
+import { identityOf } from '../auth/request-identity.js';
+import { RecordsErrors } from '../errors.js';
+import { successBody } from '../http/envelope.js';
+import { schemaBase, schemaRequest } from '../http/schema-request.js';
+import type { CursorCodec } from '../records/cursor.js';
+import { parseListQuery } from '../records/list-query.js';
+import type { Queryable } from '../records/record-repository.js';
+import { parseLimit, parseOffset } from '../records/select-plan.js';
+import type { WritePipeline } from '../records/write-pipeline.js';
+import type { CompiledSchema } from '../schemas/compiled-schema.js';
+import { uuidPattern } from '../schemas/identifiers.js';
+import type { SchemaRegistry } from '../schemas/schema-registry.js';
+import { diffStates } from './diff.js';
+import { hasHistory, historyAfter, listHistory, stateAt } from './history-repository.js';
+import { parseInstant } from './instant.js';
+import { presentHistoryEvent, presentRecordState } from './present.js';
+import { restoreRecord } from './restore-record.js';
+import { presentSnapshot, snapshotTable, type SnapshotJob } from './snapshot-job.js';
+
+/** What the time machine routes need. */
+export interface HistoryRouteDependencies {
+  pool: Pool;
+  registry: SchemaRegistry;
+  access: AccessControl;
+  pipeline: WritePipeline;
+  cursors: CursorCodec;
+  snapshots: SnapshotJob;
+}
+
+const hidden = { schema: { hide: true } } as const;
+const replayPage = 200;
+const maxReason = 2000;
+
+function requireTimeMachine(schema: CompiledSchema): void {
+  if (!schema.definition.timeMachine)
+    throw RecordsErrors.validation(`${schema.path} keeps no history`, [
+      { field: 'timeMachine', reason: 'the schema needs spec.timeMachine: true' },
+    ]);
+}
+
+function bodyOf(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw RecordsErrors.validation('The body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function reasonOf(body: Record<string, unknown>): string {
+  const reason = body.reason;
+  if (typeof reason !== 'string' || reason.trim() === '' || reason.length > maxReason)
+    throw RecordsErrors.validation('Invalid reason', [
+      { field: 'reason', reason: `must be a non-empty string of at most ${maxReason} characters` },
+    ]);
+  return reason;
+}
+
+function onlyKeys(record: Record<string, unknown>, allowed: string[], where: string): void {
+  for (const key of Object.keys(record))
+    if (!allowed.includes(key))
+      throw RecordsErrors.validation(`Unknown ${where} ${key.slice(0, 100)}`, [
+        { field: key.slice(0, 100), reason: `is not one of ${allowed.join(', ')}` },
+      ]);
+}
+
+/**
+ * The time machine: `GET /{id}/history` (events, or with `at` the state at an instant),
+ * `GET /{id}/diff`, `POST /{id}/restore`, `GET /{id}/replay` (Server-Sent Events) and the
+ * snapshot endpoints under `/history/snapshot`. Only for schemas with `timeMachine: true`.
+ */
+export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDependencies): void {
+  const { pool, pipeline, snapshots, cursors, access } = deps;
+  const { prepare, recordId } = schemaRequest(deps.registry, deps.access);
+  const json = (reply: FastifyReply, request: FastifyRequest, data: unknown, status = 200) =>
+    reply
+      .status(status)
+      .type('application/json')
+      .send(successBody(JSON.stringify(data), request.id));
+
+  app.get(`${schemaBase}/:id/history`, hidden, async (request, reply) => {
+    const schema = prepare(request, 'read', 'history');
+    requireTimeMachine(schema);
+    const identity = identityOf(request);
+    const id = recordId(request, schema);
+    const query = request.query as Record<string, unknown>;
+    // Layers 2, 4 and 7 on the record first (one access session), layer 5 on what is shown.
+    const readTrail = <T>(work: (db: Queryable) => Promise<T>) =>
+      access.read(pool, identity, [schema], async (db) => {
+        await access.requireReadable(db, identity, schema, id);
+        return work(db);
+      });
+    if (query.at !== undefined) {
+      onlyKeys(query, ['at'], 'parameter');
+      const at = parseInstant(query.at, 'at');
+      const state = await readTrail((db) => stateAt(db, schema, id, at));
+      if (!state) throw RecordsErrors.entityNotFound(schema.path, id);
+      return json(reply, request, maskRecord(identity, schema, presentRecordState(state)));
+    }
+    onlyKeys(query, ['limit', 'offset'], 'parameter');
+    const limit = parseLimit(query.limit);
+    const offset = query.offset === undefined ? 0 : parseOffset(query.offset, limit);
+    const page = await readTrail((db) => listHistory(db, schema, id, limit, offset));
+    if (page.total === 0) throw RecordsErrors.entityNotFound(schema.path, id);
+    return reply
+      .type('application/json')
+      .send(
+        successBody(
+          JSON.stringify(page.rows.map((row) => maskChange(identity, schema, presentHistoryEvent(row)))),
+          request.id,
+          `,"pagination":${JSON.stringify({ limit, offset, total: page.total })}`,
+        ),
+      );
+  });
+
+  app.get(`${schemaBase}/:id/diff`, hidden, async (request, reply) => {
+    const schema = prepare(request, 'read', 'diff');
+    requireTimeMachine(schema);
+    const id = recordId(request, schema);
+    const query = request.query as Record<string, unknown>;
+    onlyKeys(query, ['from', 'to'], 'parameter');
+    const from = parseInstant(query.from, 'from');
+    const to = parseInstant(query.to, 'to');
+    const identity = identityOf(request);
+    const [before, after] = await access.read(pool, identity, [schema], async (db) => {
+      await access.requireReadable(db, identity, schema, id);
+      return [await stateAt(db, schema, id, from), await stateAt(db, schema, id, to)];
+    });
+    if (!before && !after) throw RecordsErrors.entityNotFound(schema.path, id);
+    // Both sides masked: a hidden field is null on each, so it shows in no part of the diff.
+    const shown = (state: Record<string, unknown> | undefined) =>
+      state ? maskRecord(identity, schema, presentRecordState(state)) : null;
+    return json(reply, request, diffStates(shown(before), shown(after)));
+  });
+
+  app.post(`${schemaBase}/:id/restore`, hidden, async (request, reply) => {
+    const schema = prepare(request, 'update', 'restore');
+    requireTimeMachine(schema);
+    const identity = identityOf(request);
+    const id = recordId(request, schema);
+    const body = bodyOf(request);
+    onlyKeys(body, ['at', 'reason'], 'property');
+    const at = parseInstant(body.at, 'at');
+    const reason = reasonOf(body);
+    const guarded = access.guardWrite(identity, schema, 'update', { id }, async (db) => {
+      await access.requireReadable(db, identity, schema, id);
+      const state = await stateAt(db, schema, id, at);
+      if (!state) throw RecordsErrors.entityNotFound(schema.path, id);
+      if (state.deleted_at !== null && state.deleted_at !== undefined)
+        throw RecordsErrors.validation('The record was deleted at that instant', [
+          { field: 'at', reason: 'pick an instant at which the record was live' },
+        ]);
+      const restored = await restoreRecord(db, schema, identity.actor_id, id, state, reason);
+      if (restored === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
+      const shown = access.maskJson(identity, schema, restored);
+      return { recordId: id, response: { status: 201, body: successBody(shown, request.id) } };
+    });
+    const result = await pipeline.run({
+      schema,
+      identity,
+      operation: 'update',
+      begin: guarded.begin ?? (() => Promise.resolve()),
+      execute: guarded.execute,
+    });
+    return reply.status(result.response.status).type('application/json').send(result.response.body);
+  });
+
+  app.get(`${schemaBase}/:id/replay`, hidden, async (request, reply) => {
+    const schema = prepare(request, 'read', 'replay');
+    requireTimeMachine(schema);
+    const id = recordId(request, schema);
+    const lastEventId = request.headers['last-event-id'] ?? '0';
+    if (typeof lastEventId !== 'string' || !/^\d{1,18}$/.test(lastEventId))
+      throw RecordsErrors.validation('Invalid Last-Event-ID', [
+        { field: 'Last-Event-ID', reason: 'must be an event_id' },
+      ]);
+    const resumeAfter: string = lastEventId;
+    const identity = identityOf(request);
+    const known = await access.read(pool, identity, [schema], async (db) => {
+      await access.requireReadable(db, identity, schema, id);
+      return hasHistory(db, schema, id);
+    });
+    if (!known) throw RecordsErrors.entityNotFound(schema.path, id);
+    // Pages of events keep memory flat however long the history is. The record was checked
+    // above; history rows carry no row-filter columns of their own, so pages read them directly.
+    async function* events() {
+      let after = resumeAfter;
+      for (;;) {
+        const rows = await historyAfter(pool, schema, id, after, replayPage);
+        for (const row of rows)
+          yield `id: ${row.event_id}\ndata: ${JSON.stringify(maskChange(identity, schema, presentHistoryEvent(row)))}\n\n`;
+        if (rows.length < replayPage) return;
+        after = rows[rows.length - 1]!.event_id;
+      }
+    }
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/event-stream; charset=utf-8')
+      .send(Readable.from(events()));
+  });
+
+  app.post(`${schemaBase}/history/snapshot`, hidden, async (request, reply) => {
+    const schema = prepare(request, 'read', 'snapshot');
+    requireTimeMachine(schema);
+    const body = bodyOf(request);
+    onlyKeys(body, ['at', 'reason'], 'property');
+    const at = parseInstant(body.at, 'at');
+    const row = await snapshots.request(schema, at, reasonOf(body), identityOf(request).actor_id);
+    return json(reply, request, presentSnapshot(row), 202);
+  });
+
+  const snapshotOf = async (request: FastifyRequest, schema: CompiledSchema) => {
+    const snapshotId = (request.params as { snapshot_id: string }).snapshot_id;
+    const row = uuidPattern.test(snapshotId)
+      ? await snapshots.find(schema.path, snapshotId.toLowerCase())
+      : undefined;
+    if (!row)
+      throw RecordsErrors.notFound(`No snapshot ${snapshotId.slice(0, 100)} of ${schema.path}`, {
+        snapshot_id: snapshotId.slice(0, 100),
+      });
+    return row;
+  };
+
+  app.get(`${schemaBase}/history/snapshot/:snapshot_id`, hidden, async (request, reply) => {
+    const schema = prepare(request, 'read', 'snapshot');
+    return json(reply, request, presentSnapshot(await snapshotOf(request, schema)));
+  });
+
+  app.get(`${schemaBase}/history/snapshot/:snapshot_id/records`, hidden, async (request, reply) => {
+    const schema = prepare(request, 'read', 'snapshot');
+    const snapshot = await snapshotOf(request, schema);
+    if (snapshot.status !== 'completed')
+      throw RecordsErrors.validation(`Snapshot ${snapshot.snapshot_id} is ${snapshot.status}`, [
+        { field: 'snapshot_id', reason: 'rows are readable once the snapshot is completed' },
+      ]);
+    const plan = parseListQuery(schema, request.query as Record<string, unknown>);
+    const { page } = await access.readPage(pool, identityOf(request), schema, plan, cursors, [], {
+      table: snapshotTable(snapshot.snapshot_id),
+    });
+    const pagination: Record<string, unknown> = { limit: plan.limit };
+    if (plan.offset !== undefined) Object.assign(pagination, { offset: plan.offset, total: page.total });
+    Object.assign(pagination, { cursor: page.cursor, has_more: page.hasMore });
+    return reply
+      .type('application/json')
+      .send(
+        successBody(`[${page.rows.join(',')}]`, request.id, `,"pagination":${JSON.stringify(pagination)}`),
+      );
+  });
+}

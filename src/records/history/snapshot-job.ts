@@ -1,0 +1,144 @@
+import type { Pool } from '../../platform/database/pool.js';
+import type { Logger } from '../../platform/logging/logger.js';
+import { historyTable } from '../ddl/change-triggers.js';
+import type { CompiledSchema } from '../schemas/compiled-schema.js';
+import { quoteIdent, quoteLiteral } from '../schemas/identifiers.js';
+import type { SchemaRegistry } from '../schemas/schema-registry.js';
+
+/** A snapshot as stored. */
+export interface SnapshotRow {
+  snapshot_id: string;
+  schema_path: string;
+  at: string;
+  status: 'in_progress' | 'completed' | 'failed';
+  row_count: string | null;
+  error: string | null;
+}
+
+const snapshotColumns = `snapshot_id::text, schema_path, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, status, row_count::text, error`;
+
+/** The quoted table holding a snapshot's rows. */
+export function snapshotTable(snapshotId: string): string {
+  return `records_snapshots.${quoteIdent(`s_${snapshotId.replace(/-/g, '')}`)}`;
+}
+
+/** A snapshot as the API shows it. */
+export function presentSnapshot(row: SnapshotRow): Record<string, unknown> {
+  const snapshot: Record<string, unknown> = {
+    snapshot_id: row.snapshot_id,
+    schema: row.schema_path,
+    timestamp: row.at,
+    status: row.status,
+  };
+  if (row.row_count !== null) snapshot.row_count = Number(row.row_count);
+  if (row.error !== null) snapshot.error = row.error;
+  return snapshot;
+}
+
+/**
+ * Materialises snapshots: each requested snapshot becomes a table `records_snapshots.s_<id>` shaped
+ * like the schema's table, holding every record's state at the instant (from hot and archived
+ * history). Requests are rows of `records.snapshots`; any instance claims one with
+ * `FOR UPDATE SKIP LOCKED`. `runPending()` drives it step by step in tests; `start()` polls.
+ */
+export class SnapshotJob {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly registry: SchemaRegistry,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Stores a request (status in_progress) and starts the job on it soon. */
+  async request(schema: CompiledSchema, at: string, reason: string, actor: string): Promise<SnapshotRow> {
+    const { rows } = await this.pool.query<SnapshotRow>(
+      `INSERT INTO records.snapshots (schema_path, at, reason, requested_by) VALUES ($1, $2, $3, $4) RETURNING ${snapshotColumns}`,
+      [schema.path, at, reason, actor],
+    );
+    setImmediate(() => void this.runPending());
+    return rows[0]!;
+  }
+
+  /** A snapshot of `schemaPath`, or undefined. */
+  async find(schemaPath: string, snapshotId: string): Promise<SnapshotRow | undefined> {
+    const { rows } = await this.pool.query<SnapshotRow>(
+      `SELECT ${snapshotColumns} FROM records.snapshots WHERE snapshot_id = $1 AND schema_path = $2`,
+      [snapshotId, schemaPath],
+    );
+    return rows[0];
+  }
+
+  /** Materialises every pending snapshot, one after another; resolves when none is left. */
+  runPending(): Promise<void> {
+    this.running = this.running.then(async () => {
+      while (await this.runOne());
+    });
+    return this.running.catch((error: unknown) => this.logger.warn({ err: error }, 'snapshot job failed'));
+  }
+
+  /** Polls for requests left by a stopped instance. */
+  start(intervalMilliseconds = 5000): void {
+    this.timer = setInterval(() => void this.runPending(), intervalMilliseconds);
+    this.timer.unref();
+  }
+
+  /** Stops polling and waits for the current snapshot. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running.catch(() => undefined);
+  }
+
+  private async runOne(): Promise<boolean> {
+    const client = await this.pool.connect();
+    let claimed: { snapshot_id: string; schema_path: string } | undefined;
+    try {
+      await client.query('BEGIN');
+      // `at` as text: a JavaScript Date would drop its microseconds.
+      const { rows } = await client.query<{ snapshot_id: string; schema_path: string; at: string }>(
+        `SELECT snapshot_id::text, schema_path, at::text AS at FROM records.snapshots WHERE status = 'in_progress'
+         ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      );
+      const request = rows[0];
+      if (!request) {
+        await client.query('COMMIT');
+        return false;
+      }
+      claimed = request;
+      const schema = this.registry.all().find((candidate) => candidate.path === request.schema_path);
+      if (!schema?.definition.timeMachine) throw new Error(`${request.schema_path} has no time machine`);
+      const table = snapshotTable(request.snapshot_id);
+      const path = quoteLiteral(schema.path);
+      await client.query(`DROP TABLE IF EXISTS ${table}`);
+      await client.query(`CREATE TABLE ${table} (LIKE ${schema.table}, PRIMARY KEY (id))`);
+      const inserted = await client.query(
+        `INSERT INTO ${table} SELECT (jsonb_populate_record(NULL::${schema.table}, s.state)).* FROM (
+           SELECT DISTINCT ON (record_id) state FROM (
+             SELECT record_id, event_id, state FROM ${historyTable(schema.definition)} WHERE "timestamp" <= $1
+             UNION ALL
+             SELECT record_id, event_id, state FROM records_archive.history WHERE schema_path = ${path} AND "timestamp" <= $1
+           ) AS events ORDER BY record_id, event_id DESC) AS s`,
+        [request.at],
+      );
+      await client.query(`CREATE INDEX ON ${table} (created_at, id)`);
+      await client.query(
+        `UPDATE records.snapshots SET status = 'completed', row_count = $2, started_at = coalesce(started_at, now()), completed_at = now() WHERE snapshot_id = $1`,
+        [request.snapshot_id, inserted.rowCount ?? 0],
+      );
+      await client.query('COMMIT');
+      return true;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      if (!claimed) throw error;
+      this.logger.warn({ err: error, snapshot: claimed.snapshot_id }, 'snapshot failed');
+      await this.pool.query(
+        `UPDATE records.snapshots SET status = 'failed', error = $2, completed_at = now() WHERE snapshot_id = $1`,
+        [claimed.snapshot_id, 'the snapshot could not be materialised'],
+      );
+      return true;
+    } finally {
+      client.release();
+    }
+  }
+}

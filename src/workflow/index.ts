@@ -33,6 +33,15 @@ import { pipelineElementName, pipelineExtension } from './scripts/bpmn-pipeline.
 import { pipelineWork } from './scripts/pipeline-work.js';
 import { registerScriptRoutes } from './scripts/routes.js';
 import { resolveJwtSigningKey } from './signing-key.js';
+import { registerSecretRoutes } from './secrets/routes.js';
+import { findAllowlist } from './connectors/allowlist-repository.js';
+import { AllowlistService } from './connectors/allowlist-service.js';
+import { createConnectorExecutors } from './connectors/connector-executor.js';
+import { ConnectorMetrics } from './connectors/connector-metrics.js';
+import { httpConnectorElementName, httpConnectorExtension } from './connectors/http-connector-element.js';
+import { registerConnectorRoutes } from './connectors/routes.js';
+import { SecretService } from './secrets/secret-service.js';
+import { resolveSecretsKeyring } from './secrets/secrets-keyring.js';
 import { registerUserRoutes } from './users/routes.js';
 import { UserService } from './users/user-service.js';
 
@@ -48,6 +57,8 @@ export interface WorkflowServiceDependencies {
   /** The connection string of `pool`, for the LISTEN connection that wakes long-polling workers. */
   databaseUrl: string;
   clock?: Clock;
+  /** False: this service never becomes the timer leader (tests fire timers by hand). Default true. */
+  timerLeader?: boolean;
 }
 
 /** A built workflow service: its HTTP app and how to stop its background work. */
@@ -57,6 +68,12 @@ export interface WorkflowService {
   flushBackgroundWork(): Promise<void>;
   /** Fires the timers due now, as the leader does on its own; tests call it after moving the clock. */
   fireDueTimers(): Promise<{ claimed: number; fired: number; failed: number }>;
+  /** Runs the connector jobs due now, as the connector executors do on their own. */
+  runConnectorJobs(): Promise<{ claimed: number; fired: number; failed: number }>;
+  /** Delivers the due rows of the thrown-event outbox now (tests without the background loop). */
+  deliverThrownEvents(): Promise<{ claimed: number; fired: number; failed: number }>;
+  /** Deletes history past WORKFLOW_HISTORY_RETENTION_DAYS now, as the leader does hourly. */
+  purgeHistory(): Promise<{ instances: number; historyRows: number; batches: number }>;
   /** Closes the HTTP server (draining requests) and stops background work. The pool is the host's. */
   close(): Promise<void>;
 }
@@ -80,6 +97,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   const authenticator = new Authenticator(pool, jwt, hasher, lastUsed, clock);
   const limiter = new LoginLimiter(rateLimitStore, config.workflow.loginAttemptsPerMinute);
   const logins = new LoginService(pool, jwt, limiter, await createDecoyHash(), clock);
+  const secrets = new SecretService(pool, await resolveSecretsKeyring(config, logger));
   // Workers start on the first script step, so a service that never runs one does not pay for them.
   const scripts = config.workflow.scripts;
   const sandbox = createScriptSandbox({
@@ -109,6 +127,8 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   const decisions = new DecisionService(pool);
   registerDecisionRoutes(app, decisions);
   registerScriptRoutes(app, sandbox);
+  registerSecretRoutes(app, secrets);
+  registerConnectorRoutes(app, new AllowlistService(pool));
   const engine = createEngine({
     pool,
     clock,
@@ -117,10 +137,27 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     databaseUrl: deps.databaseUrl,
     config: config.workflow,
     immediate: [pipelineWork(sandbox, clock), decisionWork(decisions)],
-    extensions: { [pipelineElementName]: pipelineExtension },
+    extensions: {
+      [pipelineElementName]: pipelineExtension,
+      [httpConnectorElementName]: httpConnectorExtension,
+    },
+    ...(deps.timerLeader === undefined ? {} : { timerLeader: deps.timerLeader }),
   });
   registerEngineRoutes(app, engine);
+  const connectors = createConnectorExecutors({
+    pool,
+    clock,
+    driver: engine.driver,
+    logger,
+    concurrency: config.workflow.connectors.concurrency,
+    maxResponseBytes: config.workflow.connectors.maxResponseBytes,
+    resolveSecrets: (orgId, names) => secrets.resolve(orgId, names),
+    allowlist: (orgId) => findAllowlist(pool, orgId),
+    sandbox,
+    metrics: new ConnectorMetrics(metrics),
+  });
   await engine.start();
+  connectors.start();
   await app.ready();
   lastUsed.start();
 
@@ -128,8 +165,12 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     app,
     flushBackgroundWork: () => lastUsed.flush(),
     fireDueTimers: () => engine.timers.runOnce(),
+    runConnectorJobs: () => connectors.runOnce(),
+    deliverThrownEvents: () => engine.outbox.runOnce(),
+    purgeHistory: () => engine.housekeeping.runOnce(),
     close: async () => {
       await app.close();
+      await connectors.stop();
       await engine.close();
       await lastUsed.stop();
       await sandbox.close();

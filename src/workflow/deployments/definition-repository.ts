@@ -158,6 +158,20 @@ export async function findLatestEnabled(
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
+/** True when no later (non-draft) version of the definition's key exists. */
+export async function isLatestVersion(
+  db: Db,
+  definition: { org_id: string; process_key: string; version: number | null },
+): Promise<boolean> {
+  const { rows } = await db.query<{ later: boolean }>({
+    name: 'workflow.definitions.is-latest',
+    text: `SELECT EXISTS (SELECT 1 FROM process_definitions
+                          WHERE org_id = $1 AND process_key = $2 AND NOT draft AND version > $3) AS later`,
+    values: [definition.org_id, definition.process_key, definition.version ?? 0],
+  });
+  return rows[0]?.later === false;
+}
+
 /** The compiled model of a definition. */
 export async function loadModel(db: Db, id: string): Promise<ProcessModel | null> {
   const { rows } = await db.query<{ model: ProcessModel }>({

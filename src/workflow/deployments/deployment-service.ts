@@ -1,10 +1,18 @@
-import { withTransaction, type Pool } from '../../platform/database/pool.js';
+import type { Clock } from '../../platform/clock.js';
+import { withTransaction, type Pool, type PoolClient } from '../../platform/database/pool.js';
 import { requireOrgRole } from '../auth/authorization.js';
 import type { Identity } from '../auth/identity.js';
 import { compileBpmn, bpmnContentHash, type ExtensionSpec } from '../engine/model/index.js';
 import { WorkflowErrors } from '../errors.js';
 import * as definitions from './definition-repository.js';
 import type { ModelCache } from './model-cache.js';
+import {
+  armTimerStarts,
+  cancelTimerStarts,
+  lockTimerStartsOfKey,
+  replaceTimerStartsOfKey,
+} from '../timers/index.js';
+import { timerStartsOf, type TimerStart } from './timer-starts.js';
 
 /** Input of a deployment. */
 export interface DeployInput {
@@ -26,6 +34,7 @@ export class DeploymentService {
     private readonly pool: Pool,
     private readonly models: ModelCache,
     private readonly extensions: Record<string, ExtensionSpec>,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -35,9 +44,16 @@ export class DeploymentService {
   async deploy(identity: Identity, input: DeployInput): Promise<DeployResult> {
     requireOrgRole(identity, input.org_id, ['Developer']);
     const compiled = await compileBpmn(input.xml, { extensions: this.extensions });
-    if (!compiled.ok) {
+    const timerStarts = new Map<string, TimerStart[]>();
+    const problems = compiled.ok ? [] : compiled.problems;
+    for (const model of compiled.ok ? compiled.processes : []) {
+      const starts = timerStartsOf(model);
+      if (starts.ok) timerStarts.set(model.processKey, starts.starts);
+      else problems.push(...starts.problems);
+    }
+    if (!compiled.ok || problems.length > 0) {
       throw WorkflowErrors.validation('The BPMN cannot be deployed', {
-        errors: compiled.problems.map((problem) => ({
+        errors: problems.map((problem) => ({
           element_id: problem.elementId,
           message: problem.message,
         })),
@@ -53,6 +69,8 @@ export class DeploymentService {
       // Keys are locked in a fixed order so two deployments of the same collaboration cannot deadlock.
       const processes = [...compiled.processes].sort((a, b) => a.processKey.localeCompare(b.processKey));
       for (const model of processes) {
+        if (!input.draft)
+          await lockTimerStartsOfKey(client, { orgId: input.org_id, processKey: model.processKey });
         const key = await definitions.lockProcessKey(client, input.org_id, model.processKey);
         if (!input.draft && key.latest?.contentHash === contentHash) {
           const existing = await definitions.findDefinition(client, key.latest.id);
@@ -73,6 +91,21 @@ export class DeploymentService {
           model,
         });
         this.models.remember(record.id, model);
+        if (!input.draft) {
+          // The new version's timer starts replace the previous versions', in the same transaction.
+          await replaceTimerStartsOfKey(
+            client,
+            { orgId: input.org_id, processKey: model.processKey },
+            record.id,
+          );
+          const starts = timerStarts.get(model.processKey) ?? [];
+          await armTimerStarts(
+            client,
+            { orgId: input.org_id, definitionId: record.id },
+            starts,
+            this.clock.now(),
+          );
+        }
         deployed.push(record);
         created = true;
       }
@@ -97,7 +130,11 @@ export class DeploymentService {
     return definition;
   }
 
-  /** Disables or enables a version (Developer); drafts cannot be disabled (409). */
+  /**
+   * Disables or enables a version (Developer); drafts cannot be disabled (409). Disabling cancels the
+   * version's timer start jobs; enabling re-arms them if it is still the latest version of its key
+   * (a newer version replaced its timer starts), in the same transaction as the flag.
+   */
   async setDisabled(
     identity: Identity,
     id: string,
@@ -106,9 +143,37 @@ export class DeploymentService {
     const definition = await this.find(identity, id, ['Developer']);
     if (definition.draft)
       throw WorkflowErrors.conflict('A draft cannot be disabled or enabled; deploy it as a version first');
-    const updated = await definitions.setDisabled(this.pool, id, disabled);
-    if (!updated) throw WorkflowErrors.notFound('No such deployment');
-    return updated;
+    return withTransaction(this.pool, async (client) => {
+      const updated = await definitions.setDisabled(client, id, disabled);
+      if (!updated) throw WorkflowErrors.notFound('No such deployment');
+      if (disabled) await cancelTimerStarts(client, id);
+      else await this.rearmTimerStarts(client, updated);
+      return updated;
+    });
+  }
+
+  private async rearmTimerStarts(
+    client: PoolClient,
+    definition: definitions.DefinitionRecord,
+  ): Promise<void> {
+    if (!(await definitions.isLatestVersion(client, definition))) return;
+    const model = await this.models.get(definition.id);
+    if (model.startEventIds.timer.length === 0) return;
+    const starts = timerStartsOf(model);
+    // Checked at deploy; a FEEL timer that now gives nonsense (it read the clock) is not armed.
+    if (!starts.ok)
+      throw WorkflowErrors.validation('The timer start events cannot be armed', {
+        errors: starts.problems.map((problem) => ({
+          element_id: problem.elementId,
+          message: problem.message,
+        })),
+      });
+    await armTimerStarts(
+      client,
+      { orgId: definition.org_id, definitionId: definition.id },
+      starts.starts,
+      this.clock.now(),
+    );
   }
 
   /** Renames every version and draft of a key in one statement (Developer). */

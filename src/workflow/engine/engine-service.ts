@@ -18,8 +18,21 @@ import { EngineMetrics } from './driver/engine-metrics.js';
 import { combineImmediateWork, type ImmediateWork } from './driver/immediate-work.js';
 import { InstanceDriver } from './driver/instance-driver.js';
 import type { ExtensionSpec } from './model/index.js';
-import { ServiceError } from '../../platform/http/service-error.js';
-import { createTimerExecutor, LeaderElection, runWhileLeader, TimerMetrics } from '../timers/index.js';
+import { createMessagingServices } from '../events/messaging.js';
+import type { MessageService } from '../events/message-service.js';
+import { registerEventRoutes } from '../events/routes.js';
+import { sendTaskWork } from '../events/send-work.js';
+import type { SignalService } from '../events/signal-service.js';
+import { timerFiring } from './timer-firing.js';
+import {
+  createTimerExecutor,
+  timerExecutorSizing,
+  Housekeeping,
+  LeaderElection,
+  runWhileLeader,
+  TimerMetrics,
+  type HousekeepingResult,
+} from '../timers/index.js';
 
 /** What the engine's services need. */
 export interface EngineDependencies {
@@ -33,6 +46,11 @@ export interface EngineDependencies {
   immediate?: ImmediateWork[];
   /** Weft BPMN extension elements the compiler accepts, by local name. */
   extensions?: Record<string, ExtensionSpec>;
+  /**
+   * False: never take part in the timer leadership, and do not poll the thrown-event outbox (tests
+   * that fire timers and deliver parked outbox rows by hand). Default true.
+   */
+  timerLeader?: boolean;
 }
 
 /** The engine's services, built once per workflow service. */
@@ -41,9 +59,15 @@ export interface Engine {
   instances: InstanceService;
   externalTasks: ExternalTaskService;
   userTasks: UserTaskService;
+  messages: MessageService;
+  signals: SignalService;
   driver: InstanceDriver;
   /** Fires the timers due now (the leader does this on its own; tests call it with a moved clock). */
   timers: { runOnce(): Promise<{ claimed: number; fired: number; failed: number }> };
+  /** Delivers due thrown-event outbox rows now (every instance polls them; tests call it by hand). */
+  outbox: { runOnce(): Promise<{ claimed: number; fired: number; failed: number }> };
+  /** Deletes the history past retention now (the leader does this hourly; tests call it with a moved clock). */
+  housekeeping: { runOnce(): Promise<HousekeepingResult> };
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -57,59 +81,59 @@ export function createEngine(deps: EngineDependencies): Engine {
     pool: deps.pool,
     announcer: notifier,
     models,
-    immediate: combineImmediateWork(deps.immediate ?? []),
+    immediate: combineImmediateWork([...(deps.immediate ?? []), sendTaskWork]),
     clock: deps.clock,
     metrics,
     maxStepsPerCall: deps.config.engineMaxSteps,
   });
+  const events = createMessagingServices({ ...deps, driver, models });
   const timerMetrics = new TimerMetrics(deps.metrics);
+  const firing = timerFiring(driver);
   const timers = createTimerExecutor({
     pool: deps.pool,
     clock: deps.clock,
     logger: deps.logger,
     observer: timerMetrics,
-    handle: async (job, client) => {
-      if (job.processInstanceId === null || job.waitId === null) return; // timer start events: not yet
-      try {
-        await driver.apply(
-          job.processInstanceId,
-          { type: 'complete', waitId: job.waitId },
-          undefined,
-          client,
-        );
-      } catch (error) {
-        // The wait closed or the instance ended in the meantime: the timer has nothing left to do.
-        if (error instanceof ServiceError && (error.statusCode === 404 || error.statusCode === 409)) return;
-        throw error;
-      }
-    },
-    onError: async (job, error, client) => {
-      if (job.processInstanceId === null || job.waitId === null) return;
-      const message = `timer ${job.elementId} could not fire: ${error instanceof Error ? error.message : String(error)}`;
-      await driver.apply(
-        job.processInstanceId,
-        { type: 'fail', waitId: job.waitId, message },
-        undefined,
-        client,
-      );
-    },
+    ...timerExecutorSizing(deps.pool.options.max ?? 10),
+    prepare: firing.prepare,
+    handle: firing.handle,
+    onError: firing.onError,
+  });
+  const housekeeping = new Housekeeping({
+    pool: deps.pool,
+    clock: deps.clock,
+    retentionDays: deps.config.historyRetentionDays,
+    logger: deps.logger,
   });
   const election = new LeaderElection({ connectionString: deps.databaseUrl, logger: deps.logger });
   let stopDuties: (() => Promise<void>) | undefined;
   return {
-    deployments: new DeploymentService(deps.pool, models, deps.extensions ?? {}),
+    deployments: new DeploymentService(deps.pool, models, deps.extensions ?? {}, deps.clock),
     instances: new InstanceService(deps.pool, driver),
     externalTasks: new ExternalTaskService(deps.pool, driver, notifier, deps.clock, metrics),
     userTasks: new UserTaskService(deps.pool, driver, metrics),
+    messages: events.messages,
+    signals: events.signals,
     driver,
     timers,
+    housekeeping,
+    outbox: events.outbox,
     start: async () => {
       await notifier.start();
       // Exactly one instance of the service, the holder of the advisory lock, fires timers.
-      stopDuties = runWhileLeader(election, [timers], { metrics: timerMetrics, logger: deps.logger });
+      if (deps.timerLeader === false) return;
+      // Every instance delivers thrown events (the outbox is not a leader duty).
+      await events.outboxListener.start();
+      events.outbox.start();
+      stopDuties = runWhileLeader(election, [timers, housekeeping], {
+        metrics: timerMetrics,
+        logger: deps.logger,
+      });
       election.start();
     },
     close: async () => {
+      await events.outbox.stop();
+      await events.outboxListener.close();
       await stopDuties?.();
       await election.stop();
       await notifier.close();
@@ -123,4 +147,5 @@ export function registerEngineRoutes(app: HttpServer, engine: Engine): void {
   registerInstanceRoutes(app, engine.instances);
   registerExternalTaskRoutes(app, engine.externalTasks);
   registerUserTaskRoutes(app, engine.userTasks);
+  registerEventRoutes(app, engine);
 }

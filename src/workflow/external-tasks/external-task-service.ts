@@ -137,7 +137,8 @@ export class ExternalTaskService {
    * the engine's write checks that again atomically, so a lock lost meanwhile cannot slip through.
    */
   private async applyAsWorker(taskId: string, workerId: string, event: EngineEvent): Promise<void> {
-    let lock = await tasks.readTaskLock(this.pool, taskId);
+    const read = await tasks.readTaskLockWithInstance(this.pool, taskId);
+    let lock = read?.lock ?? null;
     const requireHolder = (now: Date) => {
       if (!lock) throw WorkflowErrors.notFound('No such external task');
       if (lock.worker_id !== workerId || lock.lock_expires_at === null || lock.lock_expires_at <= now) {
@@ -148,6 +149,7 @@ export class ExternalTaskService {
     const instanceId = requireHolder(this.clock.now());
     let firstAttempt = true;
     await this.driver.apply(instanceId, event, {
+      initial: read?.instance ?? null,
       check: async (_stored, now) => {
         // The first attempt uses the lock read above; a retried attempt reads it again.
         if (!firstAttempt) lock = await tasks.readTaskLock(this.pool, taskId);

@@ -21,7 +21,7 @@ export async function listInstances(
   const { rows } = await pool.query<Parameters<typeof toInstanceRecord>[0] & { total: string }>({
     name: 'workflow.instances.list',
     text: `SELECT id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at,
-                  count(*) OVER () AS total
+                  parent_instance_id, count(*) OVER () AS total
            FROM process_instances
            WHERE org_id = $1
              AND ($2::uuid IS NULL OR definition_id = $2)

@@ -3,12 +3,16 @@ import { requireOrgRole } from '../auth/authorization.js';
 import type { Identity, OrgRole } from '../auth/identity.js';
 import { findDefinition, findLatestEnabled } from '../deployments/definition-repository.js';
 import { findInstance, type InstanceRecord } from '../engine/driver/instance-repository.js';
-import type { InstanceDriver } from '../engine/driver/instance-driver.js';
+import { StaleDefinitionError, type InstanceDriver } from '../engine/driver/instance-driver.js';
 import type { Variables } from '../engine/runtime/index.js';
 import { WorkflowErrors } from '../errors.js';
 import * as queries from './instance-queries.js';
+import { LatestDefinitionCache } from './latest-definition-cache.js';
 
 const readers: OrgRole[] = ['Developer', 'Operator', 'Reader'];
+
+// Starts by key retried after their cached definition proved stale (a deploy, disable or rename).
+const staleDefinitionAttempts = 3;
 
 /** Input of a manual start. */
 export interface StartRequest {
@@ -27,6 +31,8 @@ export type InstanceDetail = InstanceRecord & {
 
 /** Starting, listing, inspecting and steering process instances. */
 export class InstanceService {
+  private readonly latest = new LatestDefinitionCache();
+
   constructor(
     private readonly pool: Pool,
     private readonly driver: InstanceDriver,
@@ -38,12 +44,24 @@ export class InstanceService {
    */
   async start(identity: Identity, request: StartRequest): Promise<InstanceRecord> {
     requireOrgRole(identity, request.org_id, ['Operator']);
-    const definition = await this.resolveDefinition(request);
-    const driven = await this.driver.start(definition, {
-      variables: request.variables ?? {},
-      businessKey: request.business_key ?? null,
-    });
-    return driven.instance;
+    const input = { variables: request.variables ?? {}, businessKey: request.business_key ?? null };
+    if (request.definition_id !== undefined) {
+      return (await this.driver.start(await this.resolveById(request, request.definition_id), input))
+        .instance;
+    }
+    if (request.process_key === undefined)
+      throw WorkflowErrors.validation('Give process_key or definition_id');
+    for (let attempt = 1; ; attempt++) {
+      const definition = await this.latestEnabled(request.org_id, request.process_key);
+      try {
+        return (await this.driver.start(definition, { ...input, latestEnabled: true })).instance;
+      } catch (error) {
+        if (!(error instanceof StaleDefinitionError)) throw error;
+        this.latest.forget(request.org_id, request.process_key);
+        if (attempt >= staleDefinitionAttempts)
+          throw WorkflowErrors.conflict(`${request.process_key} is being redeployed; try again`);
+      }
+    }
   }
 
   /** A page of instances with the filter's total. */
@@ -108,31 +126,34 @@ export class InstanceService {
     return instance;
   }
 
-  private async resolveDefinition(request: StartRequest) {
-    if (request.definition_id !== undefined) {
-      const definition = await findDefinition(this.pool, request.definition_id);
-      if (!definition || definition.org_id !== request.org_id)
-        throw WorkflowErrors.notFound('No such deployment');
-      if (definition.draft) throw WorkflowErrors.conflict('A draft cannot start instances');
-      if (definition.disabled)
-        throw WorkflowErrors.conflict(
-          `Version ${definition.version} of ${definition.process_key} is disabled`,
-        );
-      if (request.process_key !== undefined && request.process_key !== definition.process_key) {
-        throw WorkflowErrors.validation('definition_id and process_key name different processes');
-      }
-      return definition;
+  private async resolveById(request: StartRequest, definitionId: string) {
+    const definition = await findDefinition(this.pool, definitionId);
+    if (!definition || definition.org_id !== request.org_id)
+      throw WorkflowErrors.notFound('No such deployment');
+    if (definition.draft) throw WorkflowErrors.conflict('A draft cannot start instances');
+    if (definition.disabled)
+      throw WorkflowErrors.conflict(`Version ${definition.version} of ${definition.process_key} is disabled`);
+    if (request.process_key !== undefined && request.process_key !== definition.process_key) {
+      throw WorkflowErrors.validation('definition_id and process_key name different processes');
     }
-    if (request.process_key === undefined)
-      throw WorkflowErrors.validation('Give process_key or definition_id');
-    const latest = await findLatestEnabled(this.pool, request.org_id, request.process_key);
-    if (latest) return latest;
+    return definition;
+  }
+
+  /** The latest enabled version of a key, cached (the start's statement re-checks it). */
+  private async latestEnabled(orgId: string, processKey: string) {
+    const cached = this.latest.get(orgId, processKey);
+    if (cached) return cached;
+    const latest = await findLatestEnabled(this.pool, orgId, processKey);
+    if (latest) {
+      this.latest.set(latest);
+      return latest;
+    }
     const { rowCount } = await this.pool.query(
       'SELECT 1 FROM process_definitions WHERE org_id = $1 AND process_key = $2 AND NOT draft',
-      [request.org_id, request.process_key],
+      [orgId, processKey],
     );
     throw rowCount
-      ? WorkflowErrors.conflict(`Every version of ${request.process_key} is disabled`)
-      : WorkflowErrors.notFound(`No deployed process with key ${request.process_key}`);
+      ? WorkflowErrors.conflict(`Every version of ${processKey} is disabled`)
+      : WorkflowErrors.notFound(`No deployed process with key ${processKey}`);
   }
 }

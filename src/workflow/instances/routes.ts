@@ -17,6 +17,8 @@ const Instance = Type.Object({
   variables: Type.Record(Type.String(), Type.Unknown()),
   started_at: Type.String({ format: 'date-time' }),
   ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  /** Set on an instance a call activity started: the calling instance. */
+  parent_instance_id: Type.Union([Uuid, Type.Null()]),
 });
 const InstanceDetail = Type.Object({
   ...Instance.properties,

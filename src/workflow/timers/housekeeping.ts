@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../platform/clock.js';
 import type { Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
+import { deleteExpiredBufferedMessages } from '../events/buffered-messages.js';
 
 /** Options of Housekeeping. */
 export interface HousekeepingOptions {
@@ -23,6 +24,8 @@ export interface HousekeepingResult {
   instances: number;
   historyRows: number;
   batches: number;
+  /** Buffered messages deleted because their time to live had passed. */
+  expiredMessages: number;
 }
 
 interface Cursor {
@@ -33,8 +36,8 @@ interface Cursor {
 const INSTANCES_PER_PAGE = 100;
 
 /**
- * The leader's housekeeping: deletes the `process_history` rows of instances that ended more than
- * `retentionDays` ago, in batches of at most `batchSize` rows with a pause between. The instance rows
+ * The leader's housekeeping: deletes expired buffered messages, and the `process_history` rows of
+ * instances that ended more than `retentionDays` ago, in batches of at most `batchSize` rows with a pause between. The instance rows
  * themselves stay (state, variables, incidents remain readable); only their step-by-step history goes.
  * Instances are walked in order of their end from a cursor kept between runs, so each ended instance
  * is visited about once per process lifetime.
@@ -52,7 +55,8 @@ export class Housekeeping {
     const batchSize = this.options.batchSize ?? 1_000;
     const pauseMs = this.options.pauseMs ?? 100;
     const cutoff = new Date(clock.now().getTime() - retentionDays * 86_400_000);
-    const result: HousekeepingResult = { instances: 0, historyRows: 0, batches: 0 };
+    const result: HousekeepingResult = { instances: 0, historyRows: 0, batches: 0, expiredMessages: 0 };
+    result.expiredMessages = await this.deleteExpiredMessages(batchSize, pauseMs, signal);
     while (!signal?.aborted) {
       const { rows } = await pool.query<{ id: string; ended_at: Date }>({
         name: 'workflow.housekeeping.ended-instances',
@@ -84,8 +88,26 @@ export class Housekeeping {
       const last = rows[rows.length - 1] as { id: string; ended_at: Date };
       this.cursor = { endedAt: last.ended_at, id: last.id };
     }
-    if (result.historyRows > 0) this.options.logger?.info({ ...result, retentionDays }, 'history purged');
+    if (result.historyRows > 0 || result.expiredMessages > 0)
+      this.options.logger?.info({ ...result, retentionDays }, 'history purged');
     return result;
+  }
+
+  // Expired buffered messages are never delivered; without this they would only go when another
+  // message is buffered.
+  private async deleteExpiredMessages(batchSize: number, pauseMs: number, signal?: AbortSignal) {
+    let total = 0;
+    while (!signal?.aborted) {
+      const deleted = await deleteExpiredBufferedMessages(
+        this.options.pool,
+        this.options.clock.now(),
+        batchSize,
+      );
+      total += deleted;
+      if (deleted < batchSize) break;
+      if (pauseMs > 0) await sleep(pauseMs, undefined, { signal }).catch(() => undefined);
+    }
+    return total;
   }
 
   /** Runs now and then every interval until `stop()`. */

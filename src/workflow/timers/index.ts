@@ -5,8 +5,10 @@
  */
 export * from './schedule.js';
 export * from './timer-job-repository.js';
+export * from './timer-start-repository.js';
 export * from './job-executor.js';
 export * from './timer-executor.js';
+export * from './timer-executor-sizing.js';
 export * from './timer-metrics.js';
 export * from './leader.js';
 export * from './leader-duties.js';

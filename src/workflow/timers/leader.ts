@@ -20,6 +20,12 @@ export interface LeaderElectionOptions {
   lockKey?: readonly [number, number];
   /** Between two attempts to take the lock, and between two checks of the connection while leader. */
   retryIntervalMs?: number;
+  /**
+   * How long an instance that lost leadership with its connection waits before it competes again
+   * (default three retry intervals), so that a healthy instance takes over rather than the one
+   * whose connection just failed.
+   */
+  stepBackAfterLossMs?: number;
   /** Shown in pg_stat_activity. */
   applicationName?: string;
   logger?: Logger;
@@ -32,11 +38,14 @@ export interface LeaderElectionOptions {
  * connection at the same interval; the moment the connection fails (an error, the server closing
  * it, a check not answered) the election emits `lost` and then reconnects and tries again. The
  * server releases the lock when it sees the session gone, so another instance takes over within
- * about one retry interval of that.
+ * about one retry interval of that; the instance that lost steps back for `stepBackAfterLossMs`
+ * before it competes again.
  */
 export class LeaderElection {
   private readonly key: readonly [number, number];
   private readonly retryIntervalMs: number;
+  private readonly stepBackAfterLossMs: number;
+  private competesAgainAt = 0;
   private readonly listeners: { [E in keyof LeaderEvents]: Set<LeaderEvents[E]> } = {
     elected: new Set(),
     lost: new Set(),
@@ -51,6 +60,7 @@ export class LeaderElection {
   constructor(private readonly options: LeaderElectionOptions) {
     this.key = options.lockKey ?? timerLeaderLockKey;
     this.retryIntervalMs = options.retryIntervalMs ?? 1_000;
+    this.stepBackAfterLossMs = options.stepBackAfterLossMs ?? this.retryIntervalMs * 3;
   }
 
   /** True while this instance holds the lock on a live connection. */
@@ -118,6 +128,7 @@ export class LeaderElection {
         await client.query('SELECT 1');
         return;
       }
+      if (Date.now() < this.competesAgainAt) return;
       const { rows } = await client.query<{ locked: boolean }>(
         'SELECT pg_try_advisory_lock($1, $2) AS locked',
         [...this.key],
@@ -159,7 +170,10 @@ export class LeaderElection {
     if (client !== this.client) return;
     this.client = undefined;
     client.end().catch(() => undefined);
-    if (this.leader) this.options.logger?.warn({ err: error }, 'timer leadership lost with its connection');
+    if (this.leader) {
+      this.options.logger?.warn({ err: error }, 'timer leadership lost with its connection');
+      this.competesAgainAt = Date.now() + this.stepBackAfterLossMs;
+    }
     this.setLeader(false, 'connection', error);
   }
 

@@ -5,7 +5,9 @@ import { JobExecutor, type JobObserver } from './job-executor.js';
 import {
   claimDueTimerJobs,
   completeTimerFiring,
+  completeTimerFirings,
   defaultTimerBackoff,
+  nextTimerDue,
   recordTimerFailure,
   type TimerBackoff,
   type TimerJob,
@@ -21,11 +23,15 @@ export interface TimerExecutorOptions {
    * rolls back its writes and counts as a failed attempt.
    */
   handle: (job: TimerJob, client: PoolClient, now: Date) => Promise<void>;
+  /** Reads what the claimed timers' handlers need in one query (see JobExecutorOptions.prepare). */
+  prepare?: (jobs: TimerJob[], client: PoolClient, now: Date) => Promise<void>;
   /** The timer has no retries left (the engine raises an incident), in the same transaction. */
   onError: (job: TimerJob, error: unknown, client: PoolClient, now: Date) => Promise<void>;
   observer?: JobObserver<TimerJob>;
   backoff?: TimerBackoff;
   batchSize?: number;
+  concurrency?: number;
+  savepoints?: 'always' | 'after-failure';
   pollIntervalMs?: number;
   logger?: Logger;
 }
@@ -38,15 +44,20 @@ export function createTimerExecutor(options: TimerExecutorOptions): JobExecutor<
     pool: options.pool,
     clock: options.clock,
     fetch: (client, now, limit) => claimDueTimerJobs(client, now, limit),
+    nextDue: (client, now) => nextTimerDue(client, now),
+    prepare: options.prepare,
     handle: options.handle,
     complete: async (job, client, now) => {
       await completeTimerFiring(client, job, now);
     },
+    completeAll: (jobs, client, now) => completeTimerFirings(client, jobs, now),
     fail: (job, message, client, now, keepOne) =>
       recordTimerFailure(client, job, message, now, backoff, keepOne),
     onError: options.onError,
     observer: options.observer,
     batchSize: options.batchSize,
+    concurrency: options.concurrency,
+    savepoints: options.savepoints,
     pollIntervalMs: options.pollIntervalMs,
     logger: options.logger,
   });

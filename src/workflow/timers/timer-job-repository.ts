@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { parseTimerSchedule, type TimerSpec } from './schedule.js';
+import { failedAttemptSql } from './failed-attempt-sql.js';
 
 /** Anything that runs queries: a pool, a checked-out client inside a transaction. */
 export type Queryable = Pick<pg.ClientBase, 'query'>;
@@ -131,6 +132,19 @@ export async function claimDueTimerJobs(db: Queryable, now: Date, limit: number)
 }
 
 /**
+ * The earliest due time after `now` of a timer with attempts left (null: none), from the claim's
+ * index; the executor's idle loops sleep until then.
+ */
+export async function nextTimerDue(db: Queryable, now: Date): Promise<Date | null> {
+  const { rows } = await db.query<{ due_at: Date | null }>({
+    name: 'workflow.timers.next-due',
+    text: `SELECT min(due_at) AS due_at FROM timer_jobs WHERE due_at > $1 AND retries > 0`,
+    values: [now],
+  });
+  return rows[0]?.due_at ?? null;
+}
+
+/**
  * Records a successful firing of a claimed timer: a cycle with occurrences left is re-armed for the
  * next one, anything else is deleted. Occurrences missed while no leader ran are not replayed: when
  * the next one is already past, the timer skips to the first one after `now`. A row the handler
@@ -161,6 +175,29 @@ export async function completeTimerFiring(db: Queryable, job: TimerJob, now: Dat
 }
 
 /**
+ * Records the successful firings of several claimed timers: the one-shot ones (and cycles with
+ * nothing left) are deleted in one statement, the cycles re-armed one by one as `completeTimerFiring`
+ * does.
+ */
+export async function completeTimerFirings(
+  db: Queryable,
+  jobs: readonly TimerJob[],
+  now: Date,
+): Promise<void> {
+  const done: string[] = [];
+  for (const job of jobs) {
+    if (job.schedule.kind === 'cycle') await completeTimerFiring(db, job, now);
+    else done.push(job.id);
+  }
+  if (done.length === 0) return;
+  await db.query({
+    name: 'workflow.timers.delete-many',
+    text: `DELETE FROM timer_jobs WHERE id = ANY($1::uuid[])`,
+    values: [done],
+  });
+}
+
+/**
  * Records a failed attempt: one retry fewer and, while some are left, due again after the backoff
  * (computed here in SQL from the failures so far). At zero the row keeps its due time and is not
  * claimed again until `setTimerJobRetries`. With `keepOne` the count stops at 1 (used when the
@@ -176,18 +213,8 @@ export async function recordTimerFailure(
 ): Promise<number> {
   const { rows } = await db.query<{ retries: number }>({
     name: 'workflow.timers.fail',
-    text: `UPDATE timer_jobs
-           SET retries = greatest(retries - 1, $6::int),
-               attempts = attempts + 1,
-               last_error = $2,
-               due_at = CASE WHEN greatest(retries - 1, $6::int) > 0
-                             THEN $3::timestamptz
-                                  + least($5::float8, $4::float8 * power(2, least(attempts, 30)))
-                                    * interval '1 millisecond'
-                             ELSE due_at END
-           WHERE id = $1
-           RETURNING retries`,
-    values: [job.id, message.slice(0, 4000), now, backoff.baseMs, backoff.maxMs, keepOne ? 1 : 0],
+    text: failedAttemptSql('timer_jobs', { baseMs: '$5', maxMs: '$6' }),
+    values: [job.id, message.slice(0, 4000), now, keepOne ? 1 : 0, backoff.baseMs, backoff.maxMs],
   });
   return rows[0]?.retries ?? 0;
 }

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   compileDmn,
   DmnValidationError,
@@ -12,12 +12,13 @@ import {
 } from '../../../src/workflow/decisions/dmn/index.js';
 import { parseXml } from './tck-xml.js';
 import { readCases, sameValue, show, type TckCase } from './tck-values.js';
+import { conformanceSuite } from '../../helpers/conformance.js';
 
 // Floors count test cases (a case passes when every one of its result nodes does); they only go up.
 const LEVEL2_FLOOR = 116;
 const LEVEL3_FLOOR = 1160;
 
-const KIT = resolve(process.cwd(), '../shared/conformance/dmn-tck');
+const { directory: KIT, skip: kitMissing } = conformanceSuite('dmn-tck');
 
 type Outcome = 'SUCCESS' | 'FAILURE' | 'ERROR';
 
@@ -98,9 +99,7 @@ function csvField(text: string): string {
 test(
   'DMN TCK compliance levels 2 and 3 (counted per test case)',
   {
-    skip:
-      !existsSync(KIT) &&
-      `the DMN TCK is not at ${KIT}: the conformance suites live in ../shared beside the repository`,
+    skip: kitMissing,
   },
   () => {
     const all: Row[] = [];

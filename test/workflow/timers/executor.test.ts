@@ -27,7 +27,10 @@ beforeEach(async () => {
   clock.set('2026-01-01T00:00:00Z');
 });
 
-function arm(schedule: TimerSpec, elementId = 'timer', retries?: number): Promise<TimerJob> {
+let armed = 0;
+
+// Each timer gets its own element: timer start jobs are unique per (definition, element).
+function arm(schedule: TimerSpec, elementId = `timer-${++armed}`, retries?: number): Promise<TimerJob> {
   return insertTimerJob(db.pool, { orgId, definitionId, elementId, schedule, retries }, clock.now()).then(
     (job) => {
       if (!job) throw new Error('not armed');

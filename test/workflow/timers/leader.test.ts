@@ -17,12 +17,13 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs = 5_000
   return Date.now() - startedAt;
 }
 
-function election(name: string, lockKey: [number, number]) {
+function election(name: string, lockKey: [number, number], stepBackAfterLossMs?: number) {
   const events: string[] = [];
   const e = new LeaderElection({
     connectionString: db.url,
     lockKey,
     retryIntervalMs: 100,
+    stepBackAfterLossMs,
     applicationName: name,
   });
   e.on('elected', () => events.push('elected'));
@@ -30,10 +31,14 @@ function election(name: string, lockKey: [number, number]) {
   return { e, events };
 }
 
-test('of two elections on one database exactly one leads; the other takes over after pg_terminate_backend', async () => {
+test('of two elections on one database exactly one leads; the other takes over after pg_terminate_backend', async (t) => {
   const key: [number, number] = [42, 1];
-  const a = election('weft-test-leader-a', key);
+  // a steps back 2 s after losing: long enough for b to win on a loaded machine, so b's takeover
+  // is not a race against a's reconnection.
+  const a = election('weft-test-leader-a', key, 2_000);
   const b = election('weft-test-leader-b', key);
+  // A failed assertion must not leave elections retrying (and the test process running) forever.
+  t.after(() => Promise.all([a.e.stop(), b.e.stop()]));
   const duty = { started: 0, stopped: 0 };
   const detach = runWhileLeader(a.e, [
     {
@@ -60,11 +65,12 @@ test('of two elections on one database exactly one leads; the other takes over a
   assert.ok(lostAfter < 500, `a noticed in ${lostAfter} ms`);
   assert.equal(a.events[1], 'lost:connection');
   assert.equal(duty.stopped, 1);
-  await waitFor('b to take over', () => b.e.isLeader, 3_000);
+  // Retries every 100 ms; the bound is generous because a loaded CI machine is slow to reconnect.
+  await waitFor('b to take over', () => b.e.isLeader, 10_000);
   assert.deepEqual(b.events, ['elected']);
 
-  // a reconnects and waits as a follower; exactly one leads.
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  // a reconnects after its step-back and waits as a follower; exactly one leads.
+  await new Promise((resolve) => setTimeout(resolve, 2_400));
   assert.equal(a.e.isLeader, false);
 
   await b.e.stop();

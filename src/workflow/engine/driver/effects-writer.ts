@@ -1,11 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import type { Effect, HistoryEntry, Incident, Wait } from '../runtime/index.js';
+import {
+  addSubscriptionWrites,
+  isSubscriptionWait,
+  type SubscriptionWait,
+  type ThrownEvent,
+} from './subscription-writes.js';
 import type { WriteStatement } from './write-statement.js';
 import { InvalidTimerError, parseTimerSchedule, type TimerSpec } from '../../timers/index.js';
+import { extensionJobPolicy } from './extension-jobs.js';
+import { addOutboxWrites } from './outbox-writes.js';
 
 /** The instance whose effects are written. */
 export interface EffectTarget {
   instanceId: string;
   orgId: string;
+  processKey: string;
   /** The engine call's time (ISO), for rows the engine does not stamp itself. */
   now: string;
   /**
@@ -22,11 +32,18 @@ export interface WrittenEffects {
   externalTasksCreated: number;
   userTasksCreated: number;
   incidentsRaised: number;
+  /** Connector jobs written (to wake the connector executor). */
+  connectorJobsCreated: number;
+  /** Message waits opened by the call and still open (a buffered message may be waiting for them). */
+  messageWaits: Extract<Wait, { kind: 'message' }>[];
+  /** Messages and signals the instance threw, written to `event_outbox`; delivered after commit. */
+  thrown: ThrownEvent[];
 }
 
 type ExternalTaskWait = Extract<Wait, { kind: 'externalTask' }>;
 type TimerWait = Extract<Wait, { kind: 'timer' }>;
 type UserTaskWait = Extract<Wait, { kind: 'userTask' }>;
+type ScriptWait = Extract<Wait, { kind: 'script' }>;
 
 /**
  * Adds one engine call's effects to `statement`, one CTE per kind of write. A wait opened and closed
@@ -41,10 +58,17 @@ export function addEffects(
   const newExternal = new Map<string, ExternalTaskWait>();
   const newUser = new Map<string, UserTaskWait>();
   const newTimers = new Map<string, TimerWait>();
+  // Script waits still open when the call is written were not answered at once (pipelines are):
+  // they are connector jobs, run later by the connector executor.
+  const newJobs = new Map<string, ScriptWait>();
   const closedWaits: string[] = [];
+  let closedJobs = false;
   const newIncidents = new Map<string, Incident & { resolvedAt: string | null }>();
   const resolvedIncidents: string[] = [];
   const history: HistoryEntry[] = [];
+  const newSubscriptions = new Map<string, SubscriptionWait>();
+  const closedSubscriptions: string[] = [];
+  const thrown: ThrownEvent[] = [];
 
   for (const effect of effects) {
     switch (effect.type) {
@@ -52,14 +76,31 @@ export function addEffects(
         if (effect.wait.kind === 'externalTask') newExternal.set(effect.wait.waitId, effect.wait);
         else if (effect.wait.kind === 'userTask') newUser.set(effect.wait.waitId, effect.wait);
         else if (effect.wait.kind === 'timer') newTimers.set(effect.wait.waitId, effect.wait);
+        else if (effect.wait.kind === 'script') newJobs.set(effect.wait.waitId, effect.wait);
+        else if (isSubscriptionWait(effect.wait)) newSubscriptions.set(effect.wait.waitId, effect.wait);
+        else if (effect.wait.kind === 'send') {
+          const { elementId, messageName, correlationKey, variables } = effect.wait;
+          thrown.push({
+            id: randomUUID(),
+            elementId,
+            kind: 'message',
+            messageName,
+            correlationKey,
+            variables,
+          });
+        }
         break;
       case 'waitClosed':
-        if (
+        if (effect.kind === 'message' || effect.kind === 'signal') {
+          if (!newSubscriptions.delete(effect.waitId)) closedSubscriptions.push(effect.waitId);
+        } else if (
           !newExternal.delete(effect.waitId) &&
           !newUser.delete(effect.waitId) &&
-          !newTimers.delete(effect.waitId)
+          !newTimers.delete(effect.waitId) &&
+          !newJobs.delete(effect.waitId)
         ) {
           closedWaits.push(effect.waitId);
+          if (effect.kind === 'script') closedJobs = true;
         }
         break;
       case 'incidentRaised':
@@ -74,6 +115,16 @@ export function addEffects(
       case 'history':
         history.push(effect.entry);
         break;
+      case 'messageThrown': {
+        const { elementId, messageName, correlationKey, variables } = effect;
+        thrown.push({ id: randomUUID(), elementId, kind: 'message', messageName, correlationKey, variables });
+        break;
+      }
+      case 'signalThrown': {
+        const { elementId, signalName, variables } = effect;
+        thrown.push({ id: randomUUID(), elementId, kind: 'signal', signalName, variables });
+        break;
+      }
       default:
         break;
     }
@@ -98,6 +149,28 @@ export function addEffects(
     statement.with(
       'closed_timers',
       `DELETE FROM timer_jobs WHERE wait_id = ANY(${ids}::uuid[]) AND process_instance_id = ${instance()}${and}`,
+    );
+    // Only calls that closed a script wait touch connector_jobs, so other processes pay nothing.
+    if (closedJobs) {
+      statement.with(
+        'closed_connector_jobs',
+        `DELETE FROM connector_jobs WHERE wait_id = ANY(${ids}::uuid[]) AND process_instance_id = ${instance()}${and}`,
+      );
+    }
+  }
+  if (newJobs.size > 0) {
+    const waits = [...newJobs.values()];
+    const policies = waits.map(extensionJobPolicy);
+    statement.with(
+      'new_connector_jobs',
+      `INSERT INTO connector_jobs (org_id, process_instance_id, wait_id, element_id, connector, due_at, retries,
+                                   backoff_ms, max_backoff_ms, created_at)
+       SELECT ${org()}, ${instance()}, j.wait_id, j.element_id, j.connector, ${statement.param(target.now)},
+              j.retries, j.backoff_ms, j.max_backoff_ms, ${statement.param(target.now)}
+       FROM unnest(${statement.param(waits.map((w) => w.waitId))}::uuid[], ${statement.param(waits.map((w) => w.elementId))}::text[],
+                   ${statement.param(waits.map((w) => w.extension.name))}::text[], ${statement.param(policies.map((p) => p.retries))}::int[],
+                   ${statement.param(policies.map((p) => p.backoffMs))}::int[], ${statement.param(policies.map((p) => p.maxBackoffMs))}::int[])
+         AS j(wait_id, element_id, connector, retries, backoff_ms, max_backoff_ms)${where}`,
     );
   }
   if (newExternal.size > 0) {
@@ -126,6 +199,21 @@ export function addEffects(
          AS w(id, activity_id, name, assignee, groups, variables)${where}`,
     );
   }
+  if (newSubscriptions.size > 0 || closedSubscriptions.length > 0) {
+    const subscriptionTarget = { instance, org, processKey: target.processKey, now: target.now };
+    addSubscriptionWrites(
+      statement,
+      subscriptionTarget,
+      [...newSubscriptions.values()],
+      closedSubscriptions,
+      {
+        and,
+        where,
+      },
+    );
+  }
+  // Thrown events become outbox rows of this same statement: they exist exactly if the write commits.
+  if (thrown.length > 0) addOutboxWrites(statement, { instance, org, now: target.now }, thrown, where);
   const timers = armTimers([...newTimers.values()], target.now);
   if (timers.length > 0) {
     statement.with(
@@ -175,6 +263,9 @@ export function addEffects(
     externalTasksCreated: newExternal.size,
     userTasksCreated: newUser.size,
     incidentsRaised: newIncidents.size,
+    connectorJobsCreated: newJobs.size,
+    messageWaits: [...newSubscriptions.values()].filter((w) => w.kind === 'message'),
+    thrown,
   };
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import type { Clock } from '../../../platform/clock.js';
-import type { Pool, PoolClient } from '../../../platform/database/pool.js';
+import { withTransaction, type Pool, type PoolClient } from '../../../platform/database/pool.js';
 import type { TaskAnnouncer } from '../../external-tasks/task-notifier.js';
 import { WorkflowErrors } from '../../errors.js';
 import type { ModelCache } from '../../deployments/model-cache.js';
@@ -16,11 +17,13 @@ import {
   type InstanceState,
   type Variables,
 } from '../runtime/index.js';
+import { CallActivities } from './call-activities.js';
 import { addEffects, type WrittenEffects } from './effects-writer.js';
 import type { EngineMetrics } from './engine-metrics.js';
 import type { ImmediateWork } from './immediate-work.js';
 import {
   addGuardedUpdate,
+  addInstanceCounter,
   insertInstance,
   isEnded,
   readInstance,
@@ -56,8 +59,24 @@ export interface DrivenInstance {
  * holds the task"). `sql` receives a function that turns a value into a statement parameter.
  */
 export interface EventCondition {
+  /** The instance as read together with the condition's own data: the first attempt uses it. */
+  initial?: StoredInstance | null;
   check(stored: StoredInstance, now: Date): Promise<void>;
   sql(param: (value: unknown) => string, now: Date): string;
+  /** CTEs the condition's SQL reads, added before the guarded update (e.g. a row locked to claim). */
+  before?(statement: WriteStatement, now: Date): void;
+  /** Writes that belong to the event, added after the effects; `guard` is the update's success. */
+  after?(statement: WriteStatement, guard: string): void;
+}
+
+/**
+ * What happens around messages and signals after an engine call's write: buffered messages are
+ * offered to the message waits it opened, and the outbox rows of what it threw are delivered to
+ * other instances. `db` is where the call wrote: the pool (committed) or the caller's transaction.
+ */
+export interface EventHooks {
+  messageWaitsOpened(db: Pool | PoolClient, instance: InstanceRecord, written: WrittenEffects): Promise<void>;
+  thrown(db: Pool | PoolClient, instance: InstanceRecord, written: WrittenEffects): Promise<void>;
 }
 
 /**
@@ -68,33 +87,89 @@ export interface EventCondition {
  * redone from a fresh read, so concurrent completions of a parallel join fire it exactly once.
  */
 export class InstanceDriver {
-  constructor(private readonly options: InstanceDriverOptions) {}
+  private events: EventHooks | undefined;
+  private readonly calls: CallActivities;
 
-  /** Starts an instance of a definition: one atomic statement writes it and its effects. */
+  constructor(private readonly options: InstanceDriverOptions) {
+    this.calls = new CallActivities(this);
+  }
+
+  /** Installs the message and signal hooks (they drive instances themselves, so they come later). */
+  useEventHooks(hooks: EventHooks): void {
+    this.events = hooks;
+  }
+
+  /**
+   * Starts an instance of a definition: one atomic statement writes it and its effects. `startEventId`
+   * names a top-level start event other than the none start (a timer start that fired); `db` lets
+   * the caller make the start part of its own transaction. With `latestEnabled`, the statement writes
+   * nothing unless the definition is still the latest enabled version of its key, and the call
+   * throws {@link StaleDefinitionError}.
+   */
   async start(
     definition: { id: string; org_id: string; process_key: string },
-    input: { variables: Variables; businessKey: string | null },
+    input: {
+      variables: Variables;
+      businessKey: string | null;
+      startEventId?: string;
+      latestEnabled?: boolean;
+      /** The call activity wait that starts this instance, and how deep the calls go. */
+      parent?: { instanceId: string; waitId: string; depth: number };
+    },
+    db: Pool | PoolClient = this.options.pool,
   ): Promise<DrivenInstance> {
     const model = await this.options.models.get(definition.id);
     const ctx = this.context();
     const instanceId = randomUUID();
     const owner = { orgId: definition.org_id, instanceId };
-    const first = this.unwrap(startInstance(model, { variables: input.variables }, ctx));
+    const startInput = {
+      variables: input.variables,
+      ...(input.startEventId === undefined ? {} : { startEventId: input.startEventId }),
+      ...(input.parent === undefined ? {} : { calledByParent: true }),
+    };
+    const first = this.unwrap(startInstance(model, startInput, ctx));
     const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
     // The effects' foreign keys are deferred, so they can come before the instance row, whose
     // counter row lock is then held only until the statement commits.
     const statement = new WriteStatement();
-    const written = addEffects(statement, { ...owner, now: ctx.now.toISOString(), guard: null }, effects);
-    const instance = await insertInstance(this.options.pool, statement, {
-      id: instanceId,
+    const guard = addInstanceCounter(statement, {
       orgId: definition.org_id,
-      definitionId: definition.id,
       processKey: definition.process_key,
-      businessKey: input.businessKey,
-      state,
-      now: ctx.now,
+      definitionId: definition.id,
+      latestEnabled: input.latestEnabled ?? false,
     });
+    const target = {
+      ...owner,
+      processKey: definition.process_key,
+      now: ctx.now.toISOString(),
+      guard: input.latestEnabled ? guard : null,
+    };
+    const written = addEffects(statement, target, effects);
+    const depth = input.parent?.depth ?? 0;
+    const instance = await this.inTransactionIf(
+      db,
+      this.calls.needed(state, effects, input.parent ?? null),
+      async (client) => {
+        const inserted = await insertInstance(client, statement, {
+          id: instanceId,
+          orgId: definition.org_id,
+          definitionId: definition.id,
+          processKey: definition.process_key,
+          businessKey: input.businessKey,
+          state,
+          now: ctx.now,
+          ...(input.parent === undefined ? {} : { parent: input.parent }),
+        });
+        if (!inserted) {
+          if (input.latestEnabled) throw new StaleDefinitionError(definition.id);
+          throw new Error(`process key ${definition.process_key} has no counter row`);
+        }
+        return this.calls.followUp(inserted, state, effects, client, depth);
+      },
+    );
+    if (!instance) throw new Error('an instance insert returned no row');
     this.finish(instance, effects, written, true);
+    await this.afterWrite(db, instance, written);
     return { instance, written };
   }
 
@@ -107,10 +182,14 @@ export class InstanceDriver {
     event: EngineEvent,
     condition?: EventCondition,
     db: Pool | PoolClient = this.options.pool,
+    depth = 0,
   ): Promise<DrivenInstance> {
     const attempts = this.options.maxAttempts ?? 20;
     for (let attempt = 1; ; attempt++) {
-      const stored = await readInstance(db, instanceId);
+      const stored =
+        attempt === 1 && condition?.initial !== undefined
+          ? condition.initial
+          : await readInstance(db, instanceId);
       if (!stored) throw WorkflowErrors.notFound('No such process instance');
       if (isEnded(stored.record.state))
         throw WorkflowErrors.conflict(`The process instance is ${stored.record.state}`);
@@ -121,6 +200,7 @@ export class InstanceDriver {
       const first = this.unwrap(applyEvent(model, stored.engineState, event, ctx));
       const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
       const statement = new WriteStatement();
+      condition?.before?.(statement, ctx.now);
       const guard = addGuardedUpdate(statement, {
         id: instanceId,
         state,
@@ -128,16 +208,42 @@ export class InstanceDriver {
         expectedRevision: stored.revision,
         condition: condition ? condition.sql((value) => statement.param(value), ctx.now) : null,
       });
-      const written = addEffects(statement, { ...owner, now: ctx.now.toISOString(), guard }, effects);
-      const instance = await runGuardedUpdate(db, statement);
+      const target = { ...owner, processKey: stored.record.process_key, now: ctx.now.toISOString(), guard };
+      const written = addEffects(statement, target, effects);
+      condition?.after?.(statement, guard);
+      const parent =
+        stored.record.parent_instance_id === null ? null : { instanceId: stored.record.parent_instance_id };
+      const instance = await this.inTransactionIf(
+        db,
+        this.calls.needed(state, effects, parent),
+        async (client) => {
+          const updated = await runGuardedUpdate(client, statement);
+          return updated && this.calls.followUp(updated, state, effects, client, depth);
+        },
+      );
       if (instance) {
         this.finish(instance, effects, written, false);
+        await this.afterWrite(db, instance, written);
         return { instance, written };
       }
       if (attempt >= attempts) {
         throw WorkflowErrors.conflict('The process instance is changing too often; try again');
       }
     }
+  }
+
+  /**
+   * Runs `work` in a transaction when `needed` and `db` is the pool (a call activity's child start or
+   * parent update must commit with the write that caused it); otherwise on `db` as it is (a single
+   * statement, or the caller's transaction).
+   */
+  private async inTransactionIf<T>(
+    db: Pool | PoolClient,
+    needed: boolean,
+    work: (db: Pool | PoolClient) => Promise<T>,
+  ): Promise<T> {
+    if (!needed || !(db instanceof pg.Pool)) return work(db);
+    return withTransaction(db, work);
   }
 
   /** Runs immediate waits (scripts, decisions) opened by the engine until none is left. */
@@ -165,6 +271,14 @@ export class InstanceDriver {
       state = result.state;
       effects.push(...result.effects);
     }
+  }
+
+  /** Runs the message and signal hooks of a write (processes without such elements skip both). */
+  private async afterWrite(db: Pool | PoolClient, instance: InstanceRecord, written: WrittenEffects) {
+    const hooks = this.events;
+    if (hooks === undefined) return;
+    if (written.messageWaits.length > 0) await hooks.messageWaitsOpened(db, instance, written);
+    if (written.thrown.length > 0) await hooks.thrown(db, instance, written);
   }
 
   private context(): EngineContext {
@@ -200,6 +314,13 @@ export class InstanceDriver {
         if (Number.isFinite(seconds)) metrics.finished(instance.process_key, effect.status, seconds);
       }
     }
+  }
+}
+
+/** A start by key found that its definition is no longer the latest enabled version: nothing was written. */
+export class StaleDefinitionError extends Error {
+  constructor(readonly definitionId: string) {
+    super(`definition ${definitionId} is no longer the latest enabled version of its key`);
   }
 }
 

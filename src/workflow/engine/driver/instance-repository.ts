@@ -14,6 +14,8 @@ export interface InstanceRecord {
   variables: Variables;
   started_at: string;
   ended_at: string | null;
+  /** The instance whose call activity started this one; null for a top-level instance. */
+  parent_instance_id: string | null;
 }
 
 interface InstanceRow extends Omit<InstanceRecord, 'counter' | 'started_at' | 'ended_at'> {
@@ -23,7 +25,7 @@ interface InstanceRow extends Omit<InstanceRecord, 'counter' | 'started_at' | 'e
 }
 
 const columns =
-  'id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at';
+  'id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at, parent_instance_id';
 
 /** Converts a row (bigint counter as text, dates) to the API shape. */
 export function toInstanceRecord(row: InstanceRow): InstanceRecord {
@@ -41,9 +43,39 @@ export function rootVariables(state: InstanceState): Variables {
 }
 
 /**
- * Inserts a new instance as the final part of `statement` (after its effects). Its counter comes
- * from the key's row in the same statement, so it is gap-free (a rolled-back start gives its
- * number back) and the row lock is held only until commit.
+ * Adds the new instance's counter as the first CTE (`counter`) of `statement`: the key's row gives
+ * the next number in the same statement, so the counter is gap-free (a rolled-back start gives its
+ * number back) and the row lock is held only until commit. With `latestEnabled`, the counter (and so
+ * the whole start) only happens if the definition is still the latest enabled version of its key:
+ * the check a start by key made on a cached definition, redone atomically. Returns the guard the
+ * effects must check.
+ */
+export function addInstanceCounter(
+  statement: WriteStatement,
+  input: { orgId: string; processKey: string; definitionId: string; latestEnabled: boolean },
+): string {
+  const org = statement.param(input.orgId);
+  const key = statement.param(input.processKey);
+  const stillLatest = input.latestEnabled
+    ? `AND EXISTS (SELECT 1 FROM process_definitions d
+                   WHERE d.id = ${statement.param(input.definitionId)} AND d.org_id = ${org}
+                     AND d.process_key = ${key} AND NOT d.draft AND NOT d.disabled
+                     AND NOT EXISTS (SELECT 1 FROM process_definitions n
+                                     WHERE n.org_id = ${org} AND n.process_key = ${key}
+                                       AND NOT n.draft AND NOT n.disabled AND n.version > d.version))`
+    : '';
+  statement.with(
+    'counter',
+    `UPDATE process_keys SET last_counter = last_counter + 1
+     WHERE org_id = ${org} AND process_key = ${key} ${stillLatest}
+     RETURNING last_counter`,
+  );
+  return 'EXISTS (SELECT 1 FROM counter)';
+}
+
+/**
+ * Inserts a new instance as the final part of `statement`, whose first CTE is the counter (see
+ * {@link addInstanceCounter}). Null when the counter's guard failed and nothing was written.
  */
 export async function insertInstance(
   client: Pool | PoolClient,
@@ -56,30 +88,27 @@ export async function insertInstance(
     businessKey: string | null;
     state: InstanceState;
     now: Date;
+    /** The call activity wait that starts this instance. */
+    parent?: { instanceId: string; waitId: string };
   },
-): Promise<InstanceRecord> {
+): Promise<InstanceRecord | null> {
   const ended = isEnded(input.state.status) ? input.now : null;
-  const org = statement.param(input.orgId);
-  const key = statement.param(input.processKey);
-  statement.with(
-    'counter',
-    `UPDATE process_keys SET last_counter = last_counter + 1 WHERE org_id = ${org} AND process_key = ${key} RETURNING last_counter`,
-  );
   const rows = await statement.run<InstanceRow>(
     client,
     'insert_instance',
     `INSERT INTO process_instances
-       (id, org_id, definition_id, process_key, counter, business_key, state, variables, engine_state, started_at, ended_at)
-     SELECT ${statement.param(input.id)}, ${org}, ${statement.param(input.definitionId)}, ${key}, counter.last_counter,
+       (id, org_id, definition_id, process_key, counter, business_key, state, variables, engine_state, started_at, ended_at,
+        parent_instance_id, parent_wait_id)
+     SELECT ${statement.param(input.id)}, ${statement.param(input.orgId)}, ${statement.param(input.definitionId)},
+            ${statement.param(input.processKey)}, counter.last_counter,
             ${statement.param(input.businessKey)}, ${statement.param(input.state.status)},
             ${statement.param(JSON.stringify(rootVariables(input.state)))}, ${statement.param(JSON.stringify(input.state))},
-            ${statement.param(input.now)}, ${statement.param(ended)}
+            ${statement.param(input.now)}, ${statement.param(ended)},
+            ${statement.param(input.parent?.instanceId ?? null)}, ${statement.param(input.parent?.waitId ?? null)}
      FROM counter
      RETURNING ${columns}`,
   );
-  const row = rows[0];
-  if (!row) throw new Error(`process key ${input.processKey} has no counter row`);
-  return toInstanceRecord(row);
+  return rows[0] ? toInstanceRecord(rows[0]) : null;
 }
 
 /** An instance with its engine state, as read (without a lock) for an engine call. */
@@ -89,17 +118,44 @@ export interface StoredInstance {
   revision: number;
 }
 
+/** The columns a {@link StoredInstance} is made of, qualified by `alias` (for joins). */
+export function storedInstanceColumns(alias: string): string {
+  return [...columns.split(', '), 'engine_state', 'revision']
+    .map((column) => `${alias}.${column}`)
+    .join(', ');
+}
+
+/** The row of {@link storedInstanceColumns}. */
+export type StoredInstanceRow = InstanceRow & { engine_state: InstanceState; revision: number };
+
+/** Converts a row of {@link storedInstanceColumns}. */
+export function toStoredInstance(row: StoredInstanceRow): StoredInstance {
+  const { engine_state, revision, ...record } = row;
+  return { record: toInstanceRecord(record), engineState: engine_state, revision };
+}
+
 /** Reads an instance with its engine state and revision; null when absent. */
 export async function readInstance(db: Pool | PoolClient, id: string): Promise<StoredInstance | null> {
-  const { rows } = await db.query<InstanceRow & { engine_state: InstanceState; revision: number }>({
+  const { rows } = await db.query<StoredInstanceRow>({
     name: 'workflow.instances.read',
-    text: `SELECT ${columns}, engine_state, revision FROM process_instances WHERE id = $1`,
+    text: `SELECT ${storedInstanceColumns('i')} FROM process_instances i WHERE i.id = $1`,
     values: [id],
   });
   const row = rows[0];
-  if (!row) return null;
-  const { engine_state, revision, ...record } = row;
-  return { record: toInstanceRecord(record), engineState: engine_state, revision };
+  return row ? toStoredInstance(row) : null;
+}
+
+/** Several instances by id, in one query (those that exist). */
+export async function readInstances(
+  db: Pool | PoolClient,
+  ids: readonly string[],
+): Promise<StoredInstance[]> {
+  const { rows } = await db.query<StoredInstanceRow>({
+    name: 'workflow.instances.read-many',
+    text: `SELECT ${storedInstanceColumns('i')} FROM process_instances i WHERE i.id = ANY($1::uuid[])`,
+    values: [ids],
+  });
+  return rows.map(toStoredInstance);
 }
 
 /**

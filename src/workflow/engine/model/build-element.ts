@@ -164,7 +164,8 @@ function buildActivity(
       if (job === null && implementedBy === null && messageName === null && problems.list.length === before) {
         problems.add(id, `send task '${id}' has no message, no job type and no weft implementation`);
       }
-      return { ...activity, type, messageName, job, implementedBy };
+      const correlationKey = readCorrelationKey(node, message);
+      return { ...activity, type, messageName, correlationKey, job, implementedBy };
     }
     case 'receiveTask': {
       const message = child(node, 'messageRef');

@@ -3,13 +3,13 @@ import { readJob } from './job-definition.js';
 import type { ModdleNode } from './moddle-node.js';
 import { bodyOf, bpmnTypeName, child, extension, genericAttr, list, nsAttr, NS, str } from './moddle-node.js';
 import type { Problems } from './problems.js';
-import { isIsoDateTime, isIsoDuration, isTimerCycle } from './timer-syntax.js';
+import { timerProblem } from '../../timers/schedule.js';
 import type { EventDefinition, TimerDefinition } from './types.js';
 
 const TIMER_FIELDS = [
-  ['timeDate', 'date', isIsoDateTime, 'an ISO 8601 date-time'],
-  ['timeDuration', 'duration', isIsoDuration, 'an ISO 8601 duration'],
-  ['timeCycle', 'cycle', isTimerCycle, 'an ISO 8601 repeating interval or a cron expression'],
+  ['timeDate', 'date'],
+  ['timeDuration', 'duration'],
+  ['timeCycle', 'cycle'],
 ] as const;
 
 /**
@@ -63,9 +63,9 @@ export function readEventDefinition(
 }
 
 function readTimer(definition: ModdleNode, elementId: string, problems: Problems): TimerDefinition | null {
-  const given = TIMER_FIELDS.flatMap(([field, kind, check, format]) => {
+  const given = TIMER_FIELDS.flatMap(([field, kind]) => {
     const text = bodyOf(child(definition, field));
-    return text === null ? [] : [{ field, kind, check, format, text }];
+    return text === null ? [] : [{ field, kind, text }];
   });
   const first = given[0];
   if (first === undefined) {
@@ -83,8 +83,10 @@ function readTimer(definition: ModdleNode, elementId: string, problems: Problems
     const value = feelExpression(first.text, { problems, elementId, what: first.field });
     return value === null ? null : { kind: first.kind, value, isExpression: true };
   }
-  if (!first.check(first.text)) {
-    problems.add(elementId, `${first.field} of '${elementId}' is not ${first.format}: ${first.text}`);
+  // The same parser that schedules the timer checks it, so whatever deploys can be armed.
+  const problem = timerProblem({ kind: first.kind, value: first.text });
+  if (problem !== null) {
+    problems.add(elementId, `timer event '${elementId}': ${problem}`);
     return null;
   }
   return { kind: first.kind, value: first.text, isExpression: false };

@@ -182,6 +182,8 @@ export interface ServiceTaskModel extends ActivityBase {
 export interface SendTaskModel extends ActivityBase {
   type: 'sendTask';
   messageName: string | null;
+  /** Raw correlation key text of the message, evaluated against the sender's variables. */
+  correlationKey: string | null;
   job: JobDefinition | null;
   implementedBy: string | null;
 }

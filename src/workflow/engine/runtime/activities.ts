@@ -1,11 +1,11 @@
 import type { ElementModel, JobDefinition, RawXmlElement } from '../model/index.js';
 import { openWaits, prepareBoundaryWaits } from './boundary.js';
-import { buildCatchWait } from './catch-waits.js';
+import { buildCatchWait, evaluateCorrelationKey } from './catch-waits.js';
 import { evaluateFeel } from './feel.js';
 import type { Run } from './run.js';
 import type { ExternalTaskWait, TokenState, Variables, Wait, WaitBase } from './types.js';
 import { evaluateAssignment } from './user-task.js';
-import { tokenVariables } from './variables.js';
+import { messagePayload, tokenVariables } from './variables.js';
 
 /** Retries of a job whose model gives none. */
 export const DEFAULT_RETRIES = 3;
@@ -66,16 +66,26 @@ export function activityWork(run: Run, token: TokenState, element: ElementModel)
     case 'serviceTask':
       if (element.job !== null) return externalTask(base, element.job, variables());
       return extensionWork(base, element, element.implementedBy, variables());
-    case 'sendTask':
+    case 'sendTask': {
       if (element.job !== null) return externalTask(base, element.job, variables());
       if (element.implementedBy !== null)
         return extensionWork(base, element, element.implementedBy, variables());
       if (element.messageName === null)
         return { kind: 'failed', message: `'${element.id}' sends no message` };
+      // Models stored before send tasks had keys lack the field.
+      const key = evaluateCorrelationKey(run, token, element.correlationKey ?? null);
+      if (!key.ok) return { kind: 'failed', message: `correlation key of '${element.id}': ${key.message}` };
       return {
         kind: 'wait',
-        wait: { ...base, kind: 'send', messageName: element.messageName, variables: variables() },
+        wait: {
+          ...base,
+          kind: 'send',
+          messageName: element.messageName,
+          correlationKey: key.value,
+          variables: messagePayload(run, token),
+        },
       };
+    }
     case 'receiveTask': {
       const trigger = {
         kind: 'receive' as const,

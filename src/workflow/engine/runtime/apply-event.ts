@@ -2,6 +2,8 @@ import type { ProcessModel } from '../model/index.js';
 import { reopenActivityWait } from './activities.js';
 import { triggerBoundary } from './boundary.js';
 import { throwBpmnError } from './bpmn-errors.js';
+import { triggerEventSubProcess } from './event-sub-processes.js';
+import { propagateToCaller } from './call-errors.js';
 import { takeEventBranch } from './gateways.js';
 import { cloneJson, nonJsonPath } from './json.js';
 import { continueMultiInstance } from './multi-instance.js';
@@ -98,6 +100,9 @@ function complete(run: Run, wait: Wait, variables: Variables | null): void {
     case 'eventGateway':
       takeEventBranch(run, wait, variables);
       return;
+    case 'eventSubProcess':
+      triggerEventSubProcess(run, wait, variables);
+      return;
   }
 }
 
@@ -113,6 +118,7 @@ function bpmnError(
   run.closeWait(wait.waitId, 'errorThrown');
   run.history('errorThrown', wait.elementId, token.id, { errorCode, message });
   if (throwBpmnError(run, { token }, errorCode, variables)) return;
+  if (propagateToCaller(run, errorCode)) return;
   const why = message === null ? '' : `: ${message}`;
   run.raiseIncident(
     token,

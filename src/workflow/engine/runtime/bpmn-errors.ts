@@ -1,5 +1,6 @@
 import type { ElementModel } from '../model/index.js';
 import { startBoundaryToken } from './boundary.js';
+import { closeEventSubProcessWaits } from './event-sub-processes.js';
 import type { Run } from './run.js';
 import { terminateToken } from './terminate.js';
 import type { TokenState, Variables } from './types.js';
@@ -60,6 +61,7 @@ function catchInScope(run: Run, scopeId: string, errorCode: string, variables: V
   if (start === undefined) return false;
   const espId = start.parentId;
   run.history('errorThrown', espId, null, { errorCode, caughtBy: start.id });
+  closeEventSubProcessWaits(run, scopeId, 'interrupted');
   for (const token of run.tokensIn(scopeId)) {
     if (run.token(token.id) !== undefined) terminateToken(run, token, 'interrupted');
   }

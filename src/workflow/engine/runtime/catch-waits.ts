@@ -38,7 +38,7 @@ export function buildCatchWait(
     case 'receive': {
       const messageName = trigger.messageName;
       if (messageName === null) return { ok: false, message: `'${elementId}' has no message name` };
-      const key = correlationKey(run, token, trigger.correlationKey);
+      const key = evaluateCorrelationKey(run, token, trigger.correlationKey);
       if (!key.ok) return { ok: false, message: `correlation key of '${elementId}': ${key.message}` };
       return { ok: true, wait: { ...base, kind: 'message', messageName, correlationKey: key.value } };
     }
@@ -49,8 +49,11 @@ export function buildCatchWait(
   }
 }
 
-// Zeebe writes the key as an expression (`=orderId`); other text is taken as the key itself.
-function correlationKey(
+/**
+ * Evaluates a message's correlation key against the token's variables. Zeebe writes it as an
+ * expression (`=orderId`); other text is taken as the key itself.
+ */
+export function evaluateCorrelationKey(
   run: Run,
   token: TokenState,
   raw: string | null,

@@ -2,12 +2,14 @@ import type { ElementModel, EndEventModel } from '../model/index.js';
 import { enterActivity } from './activities.js';
 import { openWaits } from './boundary.js';
 import { throwBpmnError } from './bpmn-errors.js';
-import { buildCatchWait } from './catch-waits.js';
+import { openEventSubProcesses } from './event-sub-processes.js';
+import { propagateToCaller } from './call-errors.js';
+import { buildCatchWait, evaluateCorrelationKey } from './catch-waits.js';
 import type { Run } from './run.js';
 import { endInstance, tokenEnded } from './scope-end.js';
 import { terminateToken } from './terminate.js';
 import type { TokenState } from './types.js';
-import { tokenVariables } from './variables.js';
+import { messagePayload } from './variables.js';
 
 type EventElement = Extract<
   ElementModel,
@@ -39,8 +41,12 @@ export function enterEvent(run: Run, token: TokenState, element: EventElement): 
     throwFromEnd(run, token, element);
     return;
   }
-  // A start event's definition is its trigger, already met: it passes through.
+  // A start event's definition is its trigger, already met: it passes through. The process's
+  // event sub-processes start listening as its first token enters.
   if (element.type === 'startEvent') {
+    const atRoot = element.parentId === run.model.processKey && token.scopeId === run.state.rootScopeId;
+    const rootId = run.state.rootScopeId;
+    if (atRoot && !openEventSubProcesses(run, rootId, rootId, run.model, token)) return;
     run.schedule({ kind: 'complete', tokenId: token.id, variables: null });
     return;
   }
@@ -49,16 +55,22 @@ export function enterEvent(run: Run, token: TokenState, element: EventElement): 
     return;
   }
   if (definition.kind === 'message' && definition.messageName !== null) {
-    const variables = tokenVariables(run.state, token);
+    const key = evaluateCorrelationKey(run, token, definition.correlationKey);
+    if (!key.ok) {
+      const message = `correlation key of '${element.id}': ${key.message}`;
+      run.raiseIncident(token, 'expression', message, { action: 'activate' });
+      return;
+    }
     run.effects.push({
       type: 'messageThrown',
       elementId: element.id,
       messageName: definition.messageName,
-      variables,
+      correlationKey: key.value,
+      variables: messagePayload(run, token),
     });
   }
   if (definition.kind === 'signal') {
-    const variables = tokenVariables(run.state, token);
+    const variables = messagePayload(run, token);
     run.effects.push({
       type: 'signalThrown',
       elementId: element.id,
@@ -88,6 +100,7 @@ function throwFromEnd(run: Run, token: TokenState, element: EndEventModel): void
   const code = element.eventDefinition.kind === 'error' ? (element.eventDefinition.errorCode ?? '') : '';
   run.history('errorThrown', element.id, token.id, { errorCode: code });
   if (throwBpmnError(run, { scopeId: token.scopeId }, code, null)) return;
+  if (propagateToCaller(run, code)) return;
   run.raiseIncident(token, 'unhandledError', `error '${code}' thrown by '${element.id}' is not caught`, {
     action: 'activate',
   });

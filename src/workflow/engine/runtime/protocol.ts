@@ -25,6 +25,8 @@ export interface StartInput {
   variables: Variables;
   /** A none start event of the process; defaults to the only one. */
   startEventId?: string;
+  /** The instance is started by a call activity of another instance (see `InstanceState.calledByParent`). */
+  calledByParent?: boolean;
 }
 
 /** An event fed back by the driver. */
@@ -88,7 +90,15 @@ export type Effect =
       reason: 'retried' | 'cancelled' | 'terminated';
     }
   | { type: 'history'; entry: HistoryEntry }
-  | { type: 'messageThrown'; elementId: string; messageName: string; variables: Variables }
+  | {
+      type: 'messageThrown';
+      elementId: string;
+      messageName: string;
+      correlationKey: string | null;
+      variables: Variables;
+    }
+  /** An uncaught BPMN error ended a called instance; the driver throws it at the caller's call activity. */
+  | { type: 'errorPropagated'; errorCode: string; variables: Variables }
   | { type: 'signalThrown'; elementId: string; signalName: string; variables: Variables }
   | { type: 'instanceEnded'; status: Extract<InstanceStatus, 'completed' | 'cancelled' | 'terminated'> };
 

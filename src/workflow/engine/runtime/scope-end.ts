@@ -27,6 +27,8 @@ export function endInstance(
 ): void {
   const { state } = run;
   state.status = status;
+  // Waits that outlive every token: the event sub-process starts of the process.
+  for (const waitId of Object.keys(state.waits)) run.closeWait(waitId, 'cancelled');
   for (const id of Object.keys(state.scopes)) if (id !== state.rootScopeId) delete state.scopes[id];
   state.tokens = {};
   state.joins = {};

@@ -47,6 +47,7 @@ export function startInstance(model: ProcessModel, input: StartInput, ctx: Engin
     waits: {},
     joins: {},
     incidents: {},
+    ...(input.calledByParent === true ? { calledByParent: true as const } : {}),
   };
   const run = new Run(model, state, ctx);
   run.history('instanceStarted', model.processKey, null, { startEventId: start.id, variables });

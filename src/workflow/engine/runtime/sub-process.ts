@@ -1,5 +1,6 @@
 import type { SubProcessModel } from '../model/index.js';
 import { openWaits, prepareBoundaryWaits } from './boundary.js';
+import { openEventSubProcesses } from './event-sub-processes.js';
 import type { Run } from './run.js';
 import type { TokenState } from './types.js';
 
@@ -18,6 +19,7 @@ export function enterSubProcess(run: Run, token: TokenState, element: SubProcess
   const boundaries = prepareBoundaryWaits(run, token, element);
   if (boundaries === null) return;
   const scope = run.localScopeOf(token);
+  if (!openEventSubProcesses(run, scope.id, token.id, element, token)) return;
   token.phase = 'waiting';
   openWaits(run, boundaries);
   const child = run.newToken(startId, scope.id, null, token.id);

@@ -82,7 +82,12 @@ export type WaitRole =
   /** A boundary event of the token's activity. */
   | { kind: 'boundary'; boundaryEventId: string; interrupting: boolean }
   /** One branch of the event-based gateway the token waits at. */
-  | { kind: 'eventGateway'; flowId: string; targetElementId: string };
+  | { kind: 'eventGateway'; flowId: string; targetElementId: string }
+  /**
+   * The start event of an event sub-process of a scope (`tokenId` is the scope's owner token, or the
+   * root scope's id at the process level); it stays open while the scope runs.
+   */
+  | { kind: 'eventSubProcess'; scopeId: string; interrupting: boolean };
 
 /** Fields every wait has. */
 export interface WaitBase {
@@ -142,6 +147,8 @@ export interface CallActivityWait extends WaitBase {
 export interface SendWait extends WaitBase {
   kind: 'send';
   messageName: string;
+  /** The evaluated correlation key of the message, or null when the model gives none. */
+  correlationKey: string | null;
   variables: Variables;
 }
 
@@ -231,4 +238,9 @@ export interface InstanceState {
   waits: Record<string, Wait>;
   joins: Record<string, JoinState>;
   incidents: Record<string, Incident>;
+  /**
+   * Set on an instance started by a call activity: a BPMN error nothing in it catches ends it and
+   * goes to the caller (an `errorPropagated` effect) instead of raising an incident here.
+   */
+  calledByParent?: true;
 }

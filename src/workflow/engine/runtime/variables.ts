@@ -24,6 +24,15 @@ export function tokenVariables(state: InstanceState, token: TokenState): Variabl
 }
 
 /**
+ * The variables a message or signal throw sends: its input mappings when it has any (its local
+ * scope), else every variable it sees.
+ */
+export function messagePayload(run: Run, token: TokenState): Variables {
+  if (token.localScopeId === null) return tokenVariables(run.state, token);
+  return cloneJson(run.scope(token.localScopeId).variables);
+}
+
+/**
  * Sets variables the Camunda way: each goes to the nearest scope, from `scopeId` outwards, that
  * already defines it, else to the root. Records one history entry per scope written.
  */

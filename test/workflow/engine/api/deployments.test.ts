@@ -121,6 +121,66 @@ describe('deployments', () => {
     assert.equal((await f.start('payment')).definition_id, v2.id);
   });
 
+  test('a start by key sees versions deployed, disabled and enabled since the last start, and counts without gaps', async () => {
+    // The service keeps the latest enabled version of a key in memory; the start's own statement
+    // re-checks it, so a change made elsewhere (here: without telling the instance service) is seen.
+    const v1 = (await f.deploy('scripts-only.bpmn')).json() as { id: string };
+    const definitionOf = async (id: string) =>
+      ((await f.instance(id)) as unknown as { definition_id: string }).definition_id;
+    const first = await f.start('pricing', { price: 1, quantity: 1 });
+    assert.equal(await definitionOf(first.id), v1.id);
+    const v2 = (
+      await f.workflow.request({
+        method: 'POST',
+        url: '/api/v1/deployments',
+        token: f.tokens.developer,
+        body: {
+          org_id: f.orgId,
+          process_group_id: f.groupId,
+          xml: (await fixtureXml('scripts-only.bpmn')).replace(
+            'isExecutable="true"',
+            'isExecutable="true" name="v2"',
+          ),
+        },
+      })
+    ).json() as { id: string; version: number };
+    assert.equal(v2.version, 2);
+    const second = await f.start('pricing', { price: 1, quantity: 1 });
+    assert.equal(await definitionOf(second.id), v2.id, 'the new version starts at once');
+    const setDisabled = async (id: string, disabled: boolean) =>
+      assert.equal(
+        (
+          await f.workflow.request({
+            method: 'PATCH',
+            url: `/api/v1/deployments/${id}/disabled`,
+            token: f.tokens.developer,
+            body: { disabled },
+          })
+        ).statusCode,
+        200,
+      );
+    await setDisabled(v2.id, true);
+    const third = await f.start('pricing', { price: 1, quantity: 1 });
+    assert.equal(await definitionOf(third.id), v1.id, 'a disabled version no longer starts');
+    await setDisabled(v2.id, false);
+    const fourth = await f.start('pricing', { price: 1, quantity: 1 });
+    assert.equal(await definitionOf(fourth.id), v2.id, 'an enabled version starts again');
+    await setDisabled(v1.id, true);
+    await setDisabled(v2.id, true);
+    const none = await f.workflow.request({
+      method: 'POST',
+      url: '/api/v1/process-instances',
+      token: f.tokens.operator,
+      body: { org_id: f.orgId, process_key: 'pricing' },
+    });
+    assert.equal(none.statusCode, 409);
+    assert.deepEqual(
+      [first, second, third, fourth].map((started) => started.counter),
+      [1, 2, 3, 4],
+      'stale attempts give their counter back',
+    );
+  });
+
   test('rename by key updates every version and draft in one statement (204)', async () => {
     const renamed = await f.workflow.request({
       method: 'PATCH',

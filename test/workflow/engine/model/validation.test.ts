@@ -155,7 +155,7 @@ const cases: [string, string, string, string | null, RegExp][] = [
     around(timerCatch('t', '<bpmn:timeDuration>5 minutes</bpmn:timeDuration>'), 't'),
     '',
     't',
-    /timeDuration of 't' is not an ISO 8601 duration: 5 minutes/,
+    /timer event 't': invalid timeDuration '5 minutes'/,
   ],
   [
     'message catch event without a message',

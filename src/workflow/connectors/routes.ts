@@ -1,0 +1,54 @@
+import Type from 'typebox';
+import type { HttpServer } from '../../platform/http/http-server.js';
+import { identityOf } from '../auth/request-identity.js';
+import { authenticatedErrors, bearerSecurity, ErrorBody } from '../common-schemas.js';
+import { OrgHeader } from '../secrets/schemas.js';
+import type { AllowlistService } from './allowlist-service.js';
+
+const Allowlist = Type.Object(
+  {
+    hosts: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+      maxItems: 500,
+      description: 'host names, *.suffix wildcards, IP addresses or CIDR ranges; empty: no allowlist',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const orgIdOf = (headers: { 'x-org-id': string }) => headers['x-org-id'].toLowerCase();
+
+/** The connector allowlist of an organisation (OrgAdmin). */
+export function registerConnectorRoutes(app: HttpServer, allowlists: AllowlistService): void {
+  const tags = ['connectors'];
+  const security = bearerSecurity;
+  app.get(
+    '/api/v1/connectors/allowlist',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Hosts HTTP connectors of the organisation may call (OrgAdmin)',
+        headers: OrgHeader,
+        response: { 200: Allowlist, ...authenticatedErrors, 404: ErrorBody },
+      },
+    },
+    (request) => allowlists.get(identityOf(request), orgIdOf(request.headers)),
+  );
+  app.put(
+    '/api/v1/connectors/allowlist',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Replace the hosts HTTP connectors of the organisation may call (OrgAdmin)',
+        description:
+          'An empty list removes the allowlist. IP and CIDR entries also open link-local addresses, ' +
+          'which are refused otherwise.',
+        headers: OrgHeader,
+        body: Allowlist,
+        response: { 200: Allowlist, ...authenticatedErrors, 404: ErrorBody },
+      },
+    },
+    (request) => allowlists.put(identityOf(request), orgIdOf(request.headers), request.body.hosts),
+  );
+}

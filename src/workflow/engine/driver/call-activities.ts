@@ -1,0 +1,182 @@
+import type { Pool, PoolClient } from '../../../platform/database/pool.js';
+import { ServiceError } from '../../../platform/http/service-error.js';
+import type { CallActivityWait, Effect, EngineEvent, InstanceState, Variables } from '../runtime/index.js';
+import { findCalledDefinition } from './called-definition.js';
+import type { DrivenInstance } from './instance-driver.js';
+import { findInstance, type InstanceRecord } from './instance-repository.js';
+
+/** Calls beyond this depth (a process that calls itself without end) fail the call activity. */
+export const MAX_CALL_DEPTH = 32;
+
+/** What CallActivities needs of the driver: start an instance, apply an event. */
+interface Driver {
+  start(
+    definition: { id: string; org_id: string; process_key: string },
+    input: {
+      variables: Variables;
+      businessKey: string | null;
+      parent: { instanceId: string; waitId: string; depth: number };
+    },
+    db: Pool | PoolClient,
+  ): Promise<DrivenInstance>;
+  apply(
+    instanceId: string,
+    event: EngineEvent,
+    condition: undefined,
+    db: Pool | PoolClient,
+    depth: number,
+  ): Promise<DrivenInstance>;
+}
+
+/**
+ * The driver's side of call activities, run in the same transaction as the write that caused it:
+ * a call activity wait that opened starts the child instance (the latest enabled, pinned or same-
+ * deployment version of the called key, in the caller's org), or fails the wait with an incident
+ * when there is none; a call activity wait that closed without the child (the caller was cancelled
+ * or a boundary event interrupted it) cancels the child; a child that ended completes the caller's
+ * wait (completed or terminated: with the child's variables, for the output mappings), throws its
+ * uncaught BPMN error there, or fails it (cancelled on its own: an incident on the call activity).
+ */
+export class CallActivities {
+  constructor(private readonly driver: Driver) {}
+
+  /** True when a write with these effects has call activity work to do. */
+  needed(state: InstanceState, effects: readonly Effect[], parent: { instanceId: string } | null): boolean {
+    return effects.some(
+      (effect) =>
+        (effect.type === 'waitOpened' &&
+          effect.wait.kind === 'callActivity' &&
+          state.waits[effect.wait.waitId]) ||
+        (effect.type === 'waitClosed' && effect.kind === 'callActivity') ||
+        (effect.type === 'instanceEnded' && parent !== null),
+    );
+  }
+
+  /**
+   * Does the call activity work of a write that just ran on `db`, and returns the instance as it is
+   * afterwards (a child that failed to start or ended at once changed it again).
+   */
+  async followUp(
+    instance: InstanceRecord,
+    state: InstanceState,
+    effects: readonly Effect[],
+    db: Pool | PoolClient,
+    depth: number,
+  ): Promise<InstanceRecord> {
+    if (
+      !this.needed(state, effects, instance.parent_instance_id === null ? null : { instanceId: instance.id })
+    )
+      return instance;
+    const closed: string[] = [];
+    for (const effect of effects) {
+      if (effect.type === 'waitClosed' && effect.kind === 'callActivity' && effect.reason !== 'completed')
+        closed.push(effect.waitId);
+    }
+    if (closed.length > 0) await this.cancelChildren(closed, db, depth);
+    for (const effect of effects) {
+      if (effect.type !== 'waitOpened' || effect.wait.kind !== 'callActivity') continue;
+      if (state.waits[effect.wait.waitId] === undefined) continue;
+      await this.startChild(instance, effect.wait, db, depth);
+    }
+    if (instance.parent_instance_id !== null) {
+      const ended = effects.find((effect) => effect.type === 'instanceEnded');
+      if (ended) await this.notifyParent(instance, effects, ended.status, db, depth);
+    }
+    return (await findInstance(db, instance.id)) ?? instance;
+  }
+
+  private async startChild(
+    caller: InstanceRecord,
+    wait: CallActivityWait,
+    db: Pool | PoolClient,
+    depth: number,
+  ): Promise<void> {
+    const fail = (message: string) =>
+      this.ignoreGone(
+        this.driver.apply(
+          caller.id,
+          { type: 'fail', waitId: wait.waitId, message: `call activity '${wait.elementId}': ${message}` },
+          undefined,
+          db,
+          depth,
+        ),
+      );
+    if (depth + 1 > MAX_CALL_DEPTH) return fail(`calls are nested more than ${MAX_CALL_DEPTH} deep`);
+    const found = await findCalledDefinition(
+      db,
+      { orgId: caller.org_id, definitionId: caller.definition_id },
+      wait.calledElement,
+    );
+    if (!found.ok) return fail(found.message);
+    try {
+      await this.driver.start(
+        found.definition,
+        {
+          variables: wait.variables,
+          businessKey: caller.business_key,
+          parent: { instanceId: caller.id, waitId: wait.waitId, depth: depth + 1 },
+        },
+        db,
+      );
+    } catch (error) {
+      // An engine refusal (the called process has no none start event, bad variables) is checked
+      // before anything is written, so the transaction is still good for the incident.
+      if (error instanceof ServiceError && error.statusCode < 500) return fail(error.message);
+      throw error;
+    }
+  }
+
+  private async cancelChildren(waitIds: string[], db: Pool | PoolClient, depth: number): Promise<void> {
+    const { rows } = await db.query<{ id: string }>({
+      name: 'workflow.calls.live-children',
+      text: `SELECT id FROM process_instances WHERE parent_wait_id = ANY($1::uuid[]) AND ended_at IS NULL`,
+      values: [waitIds],
+    });
+    for (const child of rows) {
+      await this.ignoreGone(this.driver.apply(child.id, { type: 'cancel' }, undefined, db, depth + 1));
+    }
+  }
+
+  private async notifyParent(
+    child: InstanceRecord,
+    effects: readonly Effect[],
+    status: 'completed' | 'cancelled' | 'terminated',
+    db: Pool | PoolClient,
+    depth: number,
+  ): Promise<void> {
+    const { rows } = await db.query<{ parent_wait_id: string | null }>({
+      name: 'workflow.calls.parent-wait',
+      text: 'SELECT parent_wait_id FROM process_instances WHERE id = $1',
+      values: [child.id],
+    });
+    const waitId = rows[0]?.parent_wait_id ?? null;
+    if (child.parent_instance_id === null || waitId === null) return;
+    const propagated = effects.find((effect) => effect.type === 'errorPropagated');
+    let event: EngineEvent;
+    if (propagated) {
+      event = {
+        type: 'bpmnError',
+        waitId,
+        errorCode: propagated.errorCode,
+        message: `thrown by called instance ${child.id}`,
+      };
+    } else if (status === 'cancelled') {
+      event = { type: 'fail', waitId, message: `the called instance ${child.id} was cancelled` };
+    } else {
+      event = { type: 'complete', waitId, variables: child.variables };
+    }
+    await this.ignoreGone(
+      this.driver.apply(child.parent_instance_id, event, undefined, db, Math.max(0, depth - 1)),
+    );
+  }
+
+  // The caller's wait or the child is gone already (the parent cancelled it): nothing left to do.
+  private async ignoreGone(work: Promise<unknown>): Promise<void> {
+    try {
+      await work;
+    } catch (error) {
+      if (error instanceof ServiceError && (error.statusCode === 404 || error.statusCode === 409)) return;
+      throw error;
+    }
+  }
+}

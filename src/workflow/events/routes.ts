@@ -1,0 +1,105 @@
+import Type from 'typebox';
+import type { HttpServer } from '../../platform/http/http-server.js';
+import { requireOrgRole } from '../auth/authorization.js';
+import { identityOf } from '../auth/request-identity.js';
+import { authenticatedErrors, bearerSecurity, ErrorBody, Uuid } from '../common-schemas.js';
+import type { Variables } from '../engine/runtime/index.js';
+import { unmatchedMessage, type MessageService } from './message-service.js';
+import type { SignalService } from './signal-service.js';
+
+const JsonObject = Type.Record(Type.String({ maxLength: 255 }), Type.Unknown());
+const Name = Type.String({ minLength: 1, maxLength: 255 });
+/** Thirty days: the longest a message may wait in the buffer. */
+const MAX_TTL_MS = 30 * 24 * 3600 * 1000;
+
+/** `POST /api/v1/messages` and `POST /api/v1/signals` (Operator). */
+export function registerEventRoutes(
+  app: HttpServer,
+  services: { messages: MessageService; signals: SignalService },
+): void {
+  const tags = ['messages and signals'];
+  const security = bearerSecurity;
+
+  app.post(
+    '/api/v1/messages',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Correlate a message to waiting instances and/or start instances from message start events (Operator)',
+        body: Type.Object(
+          {
+            org_id: Uuid,
+            message_name: Name,
+            correlation_key: Type.Optional(Type.String({ maxLength: 255 })),
+            variables: Type.Optional(JsonObject),
+            time_to_live_ms: Type.Optional(
+              Type.Integer({
+                minimum: 0,
+                maximum: MAX_TTL_MS,
+                description: 'When nothing matches, keep the message this long for the first wait to open',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            started: Type.Array(Uuid),
+            correlated: Type.Array(Uuid),
+            buffered: Type.Union([
+              Type.Object({ id: Uuid, expires_at: Type.String({ format: 'date-time' }) }),
+              Type.Null(),
+            ]),
+          }),
+          ...authenticatedErrors,
+          404: ErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      requireOrgRole(identityOf(request), body.org_id, ['Operator']);
+      const outcome = await services.messages.publish({
+        orgId: body.org_id,
+        messageName: body.message_name,
+        correlationKey: body.correlation_key ?? null,
+        variables: (body.variables ?? {}) as Variables,
+        ...(body.time_to_live_ms === undefined ? {} : { timeToLiveMs: body.time_to_live_ms }),
+      });
+      const matched = outcome.started.length + outcome.correlated.length > 0;
+      if (!matched && outcome.buffered === null) throw unmatchedMessage(body.message_name);
+      return outcome;
+    },
+  );
+
+  app.post(
+    '/api/v1/signals',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Broadcast a signal to every waiting instance and start instances from signal start events (Operator)',
+        body: Type.Object(
+          { org_id: Uuid, signal_name: Name, variables: Type.Optional(JsonObject) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ started: Type.Array(Uuid), delivered: Type.Array(Uuid) }),
+          ...authenticatedErrors,
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      requireOrgRole(identityOf(request), body.org_id, ['Operator']);
+      return services.signals.broadcast({
+        orgId: body.org_id,
+        signalName: body.signal_name,
+        variables: (body.variables ?? {}) as Variables,
+      });
+    },
+  );
+}

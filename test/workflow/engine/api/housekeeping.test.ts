@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
+
+describe('history housekeeping in the service (WORKFLOW_HISTORY_RETENTION_DAYS)', () => {
+  let f: EngineFixture;
+  let now = new Date('2026-11-01T10:00:00Z');
+  const DAY = 86_400_000;
+  before(async () => {
+    f = await createEngineFixture(
+      { WORKFLOW_JWT_TTL_SECONDS: String(100 * 86_400), WORKFLOW_HISTORY_RETENTION_DAYS: '10' },
+      { now: () => now },
+    );
+    assert.equal((await f.deploy('scripts-only.bpmn')).statusCode, 201);
+    assert.equal((await f.deploy('timers.bpmn')).statusCode, 201);
+  });
+  after(() => f.close());
+
+  const historyCount = async (id: string) =>
+    (
+      await f.workflow.database.pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM process_history WHERE process_instance_id = $1',
+        [id],
+      )
+    ).rows[0]?.n ?? 0;
+
+  test('history of instances finished more than N days ago is deleted; running and recent ones keep theirs', async () => {
+    const old = await f.start('pricing', { price: 1, quantity: 2 });
+    const running = await f.start('escalate'); // waits at a user task with a 30-minute boundary timer
+    assert.equal(old.state, 'completed');
+    now = new Date(now.getTime() + 5 * DAY);
+    const recent = await f.start('pricing', { price: 1, quantity: 2 });
+    for (const id of [old.id, running.id, recent.id]) assert.ok((await historyCount(id)) > 0);
+
+    now = new Date(now.getTime() + 5 * DAY + 1_000); // old ended 10 days and 1 s ago, recent 5 days ago
+    const purged = await f.workflow.service.purgeHistory();
+    assert.equal(purged.instances, 1);
+    assert.equal(await historyCount(old.id), 0, 'the old history is gone');
+    assert.ok((await historyCount(recent.id)) > 0, 'a recent finish keeps its history');
+    assert.ok((await historyCount(running.id)) > 0, 'a running instance keeps its history');
+    const detail = await f.instance(old.id);
+    assert.equal(detail.state, 'completed', 'the instance row itself stays readable');
+
+    now = new Date(now.getTime() + 5 * DAY);
+    const later = await f.workflow.service.purgeHistory();
+    assert.equal(later.instances, 1);
+    assert.equal(await historyCount(recent.id), 0);
+    assert.ok((await historyCount(running.id)) > 0);
+  });
+});

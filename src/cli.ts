@@ -5,6 +5,7 @@ import { createLogger, type Logger } from './platform/logging/logger.js';
 import { migrateServices, runServices, type ServiceName } from './runtime.js';
 import { buildInfo } from './platform/build-info.js';
 import { applyCommand, createApiKeyCommand } from './records/cli/records-commands.js';
+import { rotateSecretsKeyCommand } from './workflow/cli/rotate-secrets-key-command.js';
 
 /** Runs services until SIGINT/SIGTERM, then shuts down cleanly; a second signal forces the exit. */
 async function serve(services: ServiceName[]): Promise<void> {
@@ -57,10 +58,21 @@ program
   .command('start')
   .description('run both services in one process')
   .action(() => serve(['workflow', 'records']));
-program
+const workflow = program
   .command('workflow')
-  .description('run the workflow service')
+  .description('run the workflow service (or manage it with a subcommand)')
   .action(() => serve(['workflow']));
+workflow
+  .command('rotate-secrets-key')
+  .description(
+    're-encrypt every stored secret under WORKFLOW_SECRETS_KEY (old keys in WORKFLOW_SECRETS_PREVIOUS_KEYS)',
+  )
+  .action(async () => {
+    const config = loadConfig(process.env);
+    const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+    const report = await rotateSecretsKeyCommand(config, logger);
+    process.stdout.write(`re-encrypted ${report.reencrypted} secret(s) under key ${report.keyId}\n`);
+  });
 const records = program
   .command('records')
   .description('run the records service (or manage it with a subcommand)')

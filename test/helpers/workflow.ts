@@ -41,7 +41,13 @@ export interface TestWorkflow {
 
 /** Starts a workflow service for a test file. `env` adds or overrides configuration variables. */
 export async function startTestWorkflow(
-  options: { env?: Record<string, string>; clock?: Clock; database?: TestDatabase } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    database?: TestDatabase;
+    /** Take part in the timer leadership; by default only a service on the real clock does. */
+    timerLeader?: boolean;
+  } = {},
 ): Promise<TestWorkflow> {
   const database = options.database ?? (await createMigratedDatabase('workflow'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'weft-test-data-'));
@@ -60,6 +66,8 @@ export async function startTestWorkflow(
     rateLimitStore,
     databaseUrl: database.url,
     ...(options.clock ? { clock: options.clock } : {}),
+    // A test that moves a clock fires timers by hand: a background leader would race with it.
+    timerLeader: options.timerLeader ?? options.clock === undefined,
   });
   const request: TestWorkflow['request'] = ({ method, url, token, body, headers }) =>
     service.app.inject({

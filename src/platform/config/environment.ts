@@ -91,6 +91,13 @@ export const environmentSchema = Type.Object({
     description:
       'Elements one token may enter in one transaction before it stops with an incident (a loop without a wait)',
   }),
+  WORKFLOW_HISTORY_RETENTION_DAYS: Type.Integer({
+    default: 30,
+    minimum: 1,
+    maximum: 36_500,
+    description:
+      'Days the execution history of a finished instance is kept; the timer leader then deletes it in small batches',
+  }),
   WORKFLOW_LOGIN_ATTEMPTS_PER_MINUTE: Type.Integer({
     default: 10,
     minimum: 1,
@@ -130,6 +137,32 @@ export const environmentSchema = Type.Object({
     pattern: '^\\s*[^,\\s]+(\\s*,\\s*[^,\\s]+)*\\s*$',
     description: 'Comma-separated Rhai symbols that are a parse error; `eval` is always disabled',
   }),
+  WORKFLOW_SECRETS_KEY: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9+/]{43}=$',
+      description:
+        'AES-256-GCM key of stored secrets: 32 bytes in base64; generated into WEFT_DATA_DIR in development',
+    }),
+  ),
+  WORKFLOW_SECRETS_PREVIOUS_KEYS: Type.Optional(
+    Type.String({
+      pattern: '^\\s*[A-Za-z0-9+/]{43}=(\\s*,\\s*[A-Za-z0-9+/]{43}=)*\\s*$',
+      description:
+        'Comma-separated earlier secrets keys (base64), still readable until `weft workflow rotate-secrets-key` re-encrypts',
+    }),
+  ),
+  WORKFLOW_CONNECTOR_CONCURRENCY: Type.Integer({
+    default: 4,
+    minimum: 1,
+    maximum: 64,
+    description: 'HTTP connector jobs one service instance runs at the same time',
+  }),
+  WORKFLOW_CONNECTOR_MAX_RESPONSE_BYTES: Type.Integer({
+    default: 1024 * 1024,
+    minimum: 1024,
+    maximum: 64 * 1024 * 1024,
+    description: 'Largest response body an HTTP connector reads; a larger one fails the attempt',
+  }),
   RECORDS_PORT: Type.Integer({
     default: 8081,
     minimum: 0,
@@ -164,6 +197,24 @@ export const environmentSchema = Type.Object({
     default: 'roles',
     minLength: 1,
     description: 'JWT claim holding the actor roles (a list or a space-separated string)',
+  }),
+  RECORDS_TRUSTED_PROXIES: Type.String({
+    default: '',
+    pattern: '^[0-9A-Fa-f:.,/\\s]*$',
+    description:
+      'Comma-separated addresses or CIDR ranges of proxies whose X-Forwarded-For is believed (API key allowlists)',
+  }),
+  RECORDS_REVOCATION_POLL_MS: Type.Integer({
+    default: 1000,
+    minimum: 50,
+    maximum: 60_000,
+    description: 'How often each instance reads the revocation store (a revocation applies within this time)',
+  }),
+  RECORDS_REVOCATION_GRACE_MS: Type.Integer({
+    default: 5000,
+    minimum: 0,
+    maximum: 600_000,
+    description: 'How long the last copy of the revocation set serves while the store does not answer',
   }),
   RECORDS_RATE_LIMIT_PER_MINUTE: Type.Integer({
     default: 1000,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import Value from 'typebox/value';
 import { environmentSchema, environmentVariableNames, type Environment } from './environment.js';
@@ -28,7 +29,27 @@ export interface WorkflowConfig {
   readonly bootstrapAdminOrgSlug: string | undefined;
   readonly loginAttemptsPerMinute: number;
   readonly engineMaxSteps: number;
+  /** Days the history of a finished instance is kept before the leader's housekeeping deletes it. */
+  readonly historyRetentionDays: number;
   readonly scripts: ScriptsConfig;
+  readonly secrets: SecretsConfig;
+  readonly connectors: ConnectorsConfig;
+}
+
+/** Keys of the secrets store (base64 text, validated as 32 bytes by the keyring). */
+export interface SecretsConfig {
+  /** The key new values are encrypted with; undefined means the development key (refused in production). */
+  readonly key: string | undefined;
+  /** Earlier keys, readable until the values are re-encrypted. */
+  readonly previousKeys: readonly string[];
+}
+
+/** Limits of the HTTP push connector. */
+export interface ConnectorsConfig {
+  /** Connector jobs one instance runs at once. */
+  readonly concurrency: number;
+  /** Largest response body read, in bytes. */
+  readonly maxResponseBytes: number;
 }
 
 /** Configuration of the script sandbox that runs Script Task pipelines (jq, FEEL, Rhai). */
@@ -60,6 +81,9 @@ export interface RecordsConfig {
     readonly rolesClaim: string;
   };
   readonly rateLimits: { readonly perMinute: number; readonly search: number; readonly archiveQuery: number };
+  /** Proxies (addresses or CIDR ranges) whose `X-Forwarded-For` is believed. */
+  readonly trustedProxies: readonly string[];
+  readonly revocation: { readonly pollMilliseconds: number; readonly graceMilliseconds: number };
 }
 
 /** Thrown at boot when a variable is invalid; the message names the variable. */
@@ -92,6 +116,13 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const env = converted as Environment;
+  const badProxy = env.RECORDS_TRUSTED_PROXIES.split(',')
+    .map((entry) => entry.trim())
+    .find((entry) => entry !== '' && !isAddressOrCidr(entry));
+  if (badProxy !== undefined)
+    throw new ConfigError(
+      `Invalid configuration:\n  RECORDS_TRUSTED_PROXIES: ${JSON.stringify(badProxy)} is not an address or CIDR range`,
+    );
   return deepFreeze({
     production: env.NODE_ENV === 'production',
     host: env.WEFT_HOST,
@@ -112,6 +143,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       bootstrapAdminOrgSlug: env.WORKFLOW_BOOTSTRAP_ADMIN_ORG_SLUG,
       loginAttemptsPerMinute: env.WORKFLOW_LOGIN_ATTEMPTS_PER_MINUTE,
       engineMaxSteps: env.WORKFLOW_ENGINE_MAX_STEPS,
+      historyRetentionDays: env.WORKFLOW_HISTORY_RETENTION_DAYS,
       scripts: {
         workers: env.WORKFLOW_SCRIPT_WORKERS,
         stepTimeoutMs: env.WORKFLOW_SCRIPT_STEP_TIMEOUT_MS,
@@ -121,6 +153,17 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
           maxExprDepth: env.WORKFLOW_RHAI_MAX_EXPR_DEPTHS,
           disabledSymbols: disabledSymbolsOf(env.WORKFLOW_RHAI_DISABLED_SYMBOLS),
         },
+      },
+      secrets: {
+        key: env.WORKFLOW_SECRETS_KEY,
+        previousKeys: (env.WORKFLOW_SECRETS_PREVIOUS_KEYS ?? '')
+          .split(',')
+          .map((key) => key.trim())
+          .filter((key) => key !== ''),
+      },
+      connectors: {
+        concurrency: env.WORKFLOW_CONNECTOR_CONCURRENCY,
+        maxResponseBytes: env.WORKFLOW_CONNECTOR_MAX_RESPONSE_BYTES,
       },
     },
     records: {
@@ -139,6 +182,13 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
         search: env.RECORDS_SEARCH_RATE_LIMIT,
         archiveQuery: env.RECORDS_ARCHIVE_RATE_LIMIT,
       },
+      trustedProxies: env.RECORDS_TRUSTED_PROXIES.split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+      revocation: {
+        pollMilliseconds: env.RECORDS_REVOCATION_POLL_MS,
+        graceMilliseconds: env.RECORDS_REVOCATION_GRACE_MS,
+      },
     },
   });
 }
@@ -150,6 +200,14 @@ function disabledSymbolsOf(list: string): string[] {
     .map((symbol) => symbol.trim())
     .filter((symbol) => symbol !== '');
   return [...new Set(['eval', ...symbols])];
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 function deepFreeze<T extends object>(value: T): T {

@@ -1,0 +1,43 @@
+import { migrate } from '../../src/platform/database/migrate.js';
+import { createPool } from '../../src/platform/database/pool.js';
+import { hashPassword } from '../../src/workflow/auth/passwords.js';
+import { workflowMigrationsDir } from '../../src/workflow/index.js';
+import { insertUser } from '../../src/workflow/users/user-repository.js';
+
+const email = 'bench@example.com';
+const password = 'bench password';
+
+/** Migrates a benchmark's workflow database and adds the PlatformAdmin the benchmark logs in as. */
+export async function prepareWorkflowBenchDatabase(url: string): Promise<void> {
+  const pool = createPool(url, { max: 2, applicationName: 'bench-setup' });
+  try {
+    await migrate(pool, 'workflow', workflowMigrationsDir);
+    await insertUser(pool, {
+      email,
+      passwordHash: await hashPassword(password),
+      authProvider: 'internal',
+      globalRoles: ['PlatformAdmin'],
+    });
+  } finally {
+    await pool.end();
+  }
+}
+
+/** A JSON call to the workflow API as the benchmark's administrator; throws on a non-2xx answer. */
+export type WorkflowCall = (method: string, path: string, body?: unknown) => Promise<Record<string, string>>;
+
+/** Logs in as the benchmark's administrator and returns a caller carrying its token. */
+export async function workflowClient(base: string): Promise<WorkflowCall> {
+  let token: string | null = null;
+  const call: WorkflowCall = async (method, path, body) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<Record<string, string>>;
+  };
+  token = (await call('POST', '/api/v1/auth/login', { email, password })).access_token ?? null;
+  return call;
+}

@@ -97,6 +97,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     ...timerExecutorSizing(deps.pool.options.max ?? 10),
     prepare: firing.prepare,
     handle: firing.handle,
+    handleAll: firing.handleAll,
     onError: firing.onError,
   });
   const housekeeping = new Housekeeping({

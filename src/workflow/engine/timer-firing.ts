@@ -1,13 +1,14 @@
 import type { PoolClient } from '../../platform/database/pool.js';
 import { ServiceError } from '../../platform/http/service-error.js';
 import type { TimerJob } from '../timers/index.js';
-import type { EventCondition, InstanceDriver } from './driver/instance-driver.js';
+import type { BatchItem, EventCondition, InstanceDriver, StartItem } from './driver/instance-driver.js';
 import { readInstances, type StoredInstance } from './driver/instance-repository.js';
 
 /** What a fired timer does to the engine, inside the timer claim's transaction. */
 export interface TimerFiring {
   prepare: (jobs: TimerJob[], client: PoolClient) => Promise<void>;
   handle: (job: TimerJob, client: PoolClient) => Promise<void>;
+  handleAll: (jobs: TimerJob[], client: PoolClient) => Promise<void>;
   onError: (job: TimerJob, error: unknown, client: PoolClient) => Promise<void>;
 }
 
@@ -24,38 +25,81 @@ interface StartTarget {
  * instance that ended meanwhile leaves the timer nothing to do. A timer start event starts an
  * instance of its version at that start event, in the claim's transaction, so the firing and the
  * start commit together (never a start without its firing recorded, or the reverse); a version
- * disabled meanwhile is skipped and its timer dropped.
+ * disabled meanwhile is skipped and its timer dropped. A batch fires the timers of distinct
+ * instances with one write (InstanceDriver.applyAll) and its starts with another
+ * (InstanceDriver.startAll); a second timer of an instance already in the batch, and a start whose
+ * version is disabled or gone, are handled one by one after them.
  */
 export function timerFiring(driver: InstanceDriver): TimerFiring {
   // The instances of a claimed batch, read in one query, by job (each claim makes new job objects,
   // so concurrent batches never see each other's, and nothing outlives its batch).
   const prefetched = new WeakMap<TimerJob, StoredInstance | null>();
+  const startTargets = new WeakMap<TimerJob, StartTarget>();
+  const handle = async (job: TimerJob, client: PoolClient) => {
+    if (job.processInstanceId === null) {
+      await startFromTimer(driver, job, client);
+      return;
+    }
+    if (job.waitId === null) return;
+    try {
+      await driver.apply(
+        job.processInstanceId,
+        { type: 'complete', waitId: job.waitId },
+        readBefore(prefetched.get(job)),
+        client,
+      );
+    } catch (error) {
+      if (!isNothingLeftToDo(error)) throw error;
+    }
+  };
   return {
     prepare: async (jobs, client) => {
       const ids = jobs.flatMap((job) => (job.processInstanceId === null ? [] : [job.processInstanceId]));
-      if (ids.length === 0) return;
-      const byId = new Map((await readInstances(client, ids)).map((stored) => [stored.record.id, stored]));
-      for (const job of jobs)
-        if (job.processInstanceId !== null) prefetched.set(job, byId.get(job.processInstanceId) ?? null);
+      if (ids.length > 0) {
+        const byId = new Map((await readInstances(client, ids)).map((stored) => [stored.record.id, stored]));
+        for (const job of jobs)
+          if (job.processInstanceId !== null) prefetched.set(job, byId.get(job.processInstanceId) ?? null);
+      }
+      const definitionIds = jobs.flatMap((job) =>
+        job.processInstanceId === null && job.definitionId !== null ? [job.definitionId] : [],
+      );
+      if (definitionIds.length > 0) {
+        const byId = new Map((await readStartTargets(client, definitionIds)).map((d) => [d.id, d]));
+        for (const job of jobs) {
+          const target = job.definitionId === null ? undefined : byId.get(job.definitionId);
+          if (job.processInstanceId === null && target) startTargets.set(job, target);
+        }
+      }
     },
-    handle: async (job, client) => {
-      if (job.processInstanceId === null) {
-        await startFromTimer(driver, job, client);
-        return;
+    handle,
+    handleAll: async (jobs, client) => {
+      const together: BatchItem[] = [];
+      const starts: StartItem[] = [];
+      const oneByOne: TimerJob[] = [];
+      const instances = new Set<string>();
+      for (const job of jobs) {
+        const instanceId = job.processInstanceId;
+        const target = startTargets.get(job);
+        if (instanceId === null && target && !target.disabled && !target.draft) {
+          starts.push({ definition: target, startEventId: job.elementId });
+          continue;
+        }
+        if (instanceId === null || job.waitId === null || instances.has(instanceId)) {
+          oneByOne.push(job);
+          continue;
+        }
+        instances.add(instanceId);
+        together.push({
+          instanceId,
+          event: { type: 'complete', waitId: job.waitId },
+          stored: prefetched.get(job),
+        });
       }
-      if (job.waitId === null) return;
-      try {
-        await driver.apply(
-          job.processInstanceId,
-          { type: 'complete', waitId: job.waitId },
-          readBefore(prefetched.get(job)),
-          client,
-        );
-      } catch (error) {
-        // The wait closed or the instance ended in the meantime: the timer has nothing left to do.
-        if (error instanceof ServiceError && (error.statusCode === 404 || error.statusCode === 409)) return;
-        throw error;
-      }
+      for (const outcome of await driver.applyAll(together, client))
+        if (!outcome.ok && !isNothingLeftToDo(outcome.error)) throw outcome.error;
+      // A start that failed rolls the batch back: run one by one, it then fails (and retries) alone.
+      for (const outcome of await driver.startAll(starts, client)) if (!outcome.ok) throw outcome.error;
+      for (const job of oneByOne) await handle(job, client);
     },
     onError: async (job, error, client) => {
       const cause = error instanceof Error ? error.message : String(error);
@@ -74,6 +118,11 @@ export function timerFiring(driver: InstanceDriver): TimerFiring {
   };
 }
 
+/** The wait closed or the instance ended in the meantime: the timer has nothing left to do. */
+function isNothingLeftToDo(error: unknown): boolean {
+  return error instanceof ServiceError && (error.statusCode === 404 || error.statusCode === 409);
+}
+
 /**
  * The instance as the batch read it, for the engine call's first attempt. If it changed since (an
  * earlier timer of the same batch fired on it, an API call), the write's revision guard fails and
@@ -84,14 +133,19 @@ function readBefore(stored: StoredInstance | null | undefined): EventCondition |
   return { initial: stored, check: () => Promise.resolve(), sql: () => 'TRUE' };
 }
 
+/** The versions timer start events start, by id (those that exist). */
+async function readStartTargets(client: PoolClient, ids: string[]): Promise<StartTarget[]> {
+  const { rows } = await client.query<StartTarget>({
+    name: 'workflow.timers.start-targets',
+    text: 'SELECT id, org_id, process_key, disabled, draft FROM process_definitions WHERE id = ANY($1::uuid[])',
+    values: [ids],
+  });
+  return rows;
+}
+
 async function startFromTimer(driver: InstanceDriver, job: TimerJob, client: PoolClient): Promise<void> {
   if (job.definitionId === null) return;
-  const { rows } = await client.query<StartTarget>({
-    name: 'workflow.timers.start-target',
-    text: 'SELECT id, org_id, process_key, disabled, draft FROM process_definitions WHERE id = $1',
-    values: [job.definitionId],
-  });
-  const definition = rows[0];
+  const [definition] = await readStartTargets(client, [job.definitionId]);
   if (definition === undefined || definition.disabled || definition.draft) {
     // Disabling deletes the row in its own transaction; this only closes a race with it.
     await client.query({

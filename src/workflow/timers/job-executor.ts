@@ -29,6 +29,12 @@ export interface JobExecutorOptions<J> {
   prepare?(jobs: J[], client: PoolClient, now: Date): Promise<void>;
   /** Does the job's work (the engine: fire the wait, or start an instance). Throwing fails the attempt. */
   handle(job: J, client: PoolClient, now: Date): Promise<void>;
+  /**
+   * Does the work of a whole batch at once (the engine: one write for many instances). Used by a
+   * batch run without savepoints, instead of `handle` for each job; throwing rolls the batch back
+   * and it runs again with savepoints and `handle`.
+   */
+  handleAll?(jobs: J[], client: PoolClient, now: Date): Promise<void>;
   /** Records success: re-arm or delete. Runs after `handle`, in its savepoint. */
   complete(job: J, client: PoolClient, now: Date): Promise<void>;
   /**
@@ -49,6 +55,11 @@ export interface JobExecutorOptions<J> {
   onError(job: J, error: unknown, client: PoolClient, now: Date): Promise<void>;
   /** Told after commit, once per outcome. */
   observer?: JobObserver<J>;
+  /**
+   * The SQL that opens a batch's transaction; `BEGIN` when not given. The timer executor adds
+   * `SET LOCAL` settings in the same message.
+   */
+  begin?: string;
   /** Jobs per transaction; 10 when not given. */
   batchSize?: number;
   /**
@@ -152,11 +163,24 @@ export class JobExecutor<J> {
     const generation = this.generation;
     const client = await pool.connect();
     try {
-      await client.query('BEGIN');
+      await client.query(this.options.begin ?? 'BEGIN');
       const jobs = await this.options.fetch(client, clock.now(), this.batchSize);
       result.claimed = jobs.length;
       if (jobs.length > 0) await this.options.prepare?.(jobs, client, clock.now());
-      for (const job of jobs) {
+      const batchHandled = !savepoints && this.options.handleAll !== undefined && jobs.length > 0;
+      if (batchHandled && this.generation === generation) {
+        const now = clock.now();
+        try {
+          await this.options.handleAll?.(jobs, client, now);
+          if (!this.options.completeAll)
+            for (const job of jobs) await this.options.complete(job, client, now);
+        } catch (error) {
+          throw new BatchRolledBack(messageOf(error), { cause: error });
+        }
+        handled.push(...jobs);
+        for (const job of jobs) reports.push(() => observer?.fired?.(job, now));
+      }
+      for (const job of batchHandled ? [] : jobs) {
         if (this.generation !== generation) break;
         const now = clock.now();
         if (!savepoints) {

@@ -176,6 +176,63 @@ test('savepoints after failure: a batch that succeeds deletes its one-shot timer
   assert.ok(![once.id, other.id].some((id) => rows.some((row) => row.id === id)));
 });
 
+test('handleAll fires a batch at once; when it throws, the batch runs again job by job with savepoints', async () => {
+  const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
+  const good = await arm({ kind: 'duration', value: 'PT1M' }, clock);
+  const bad = await arm({ kind: 'duration', value: 'PT1M' }, clock);
+  clock.advance(60_000);
+  const batches: string[][] = [];
+  const oneByOne: string[] = [];
+  const executor = createTimerExecutor({
+    pool: db.pool,
+    clock,
+    savepoints: 'after-failure',
+    handleAll: async (jobs, client) => {
+      batches.push(jobs.map((job) => job.id).sort());
+      await client.query(`UPDATE timer_jobs SET last_error = 'batch wrote' WHERE id = ANY($1::uuid[])`, [
+        jobs.map((job) => job.id),
+      ]);
+      throw new Error('one of them is bad');
+    },
+    handle: (job) => {
+      oneByOne.push(job.id);
+      return job.id === bad.id ? Promise.reject(new Error('boom')) : Promise.resolve();
+    },
+    onError: () => Promise.resolve(),
+  });
+  assert.deepEqual(await executor.runOnce(), { claimed: 2, fired: 1, failed: 1 });
+  assert.deepEqual(batches, [[good.id, bad.id].sort()]);
+  assert.deepEqual(oneByOne.sort(), [good.id, bad.id].sort());
+  const { rows } = await db.pool.query<{ id: string; last_error: string }>(
+    'SELECT id, last_error FROM timer_jobs',
+  );
+  assert.deepEqual(rows, [{ id: bad.id, last_error: 'boom' }]); // the batch's write undone
+
+  const fine = await arm({ kind: 'duration', value: 'PT1M' }, clock);
+  clock.advance(60_000);
+  const together: string[][] = [];
+  const handledAlone: string[] = [];
+  const batchOnly = createTimerExecutor({
+    pool: db.pool,
+    clock,
+    savepoints: 'after-failure',
+    handleAll: (jobs) => {
+      together.push(jobs.map((job) => job.id));
+      return Promise.resolve();
+    },
+    handle: (job) => {
+      handledAlone.push(job.id);
+      return Promise.resolve();
+    },
+    onError: () => Promise.resolve(),
+  });
+  await db.pool.query('UPDATE timer_jobs SET retries = 0 WHERE id = $1', [bad.id]);
+  assert.deepEqual(await batchOnly.runOnce(), { claimed: 1, fired: 1, failed: 0 });
+  assert.deepEqual(together, [[fine.id]]);
+  assert.deepEqual(handledAlone, []);
+  assert.equal((await db.pool.query('SELECT 1 FROM timer_jobs WHERE id = $1', [fine.id])).rowCount, 0);
+});
+
 test('nextTimerDue: the earliest future due time of a timer with retries left', async () => {
   const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
   assert.equal(await nextTimerDue(db.pool, clock.now()), null);
@@ -190,5 +247,5 @@ test('nextTimerDue: the earliest future due time of a timer with retries left', 
 test('the service sizes its executor from its pool: at most half the connections, 1 to 4 loops', () => {
   const sized = (poolSize: number) => timerExecutorSizing(poolSize).concurrency;
   assert.deepEqual([1, 2, 3, 8, 10, 100].map(sized), [1, 1, 1, 4, 4, 4]);
-  assert.equal(timerExecutorSizing(10).batchSize, 20);
+  assert.equal(timerExecutorSizing(10).batchSize, 100);
 });

@@ -6,9 +6,9 @@ import {
   type SubscriptionWait,
   type ThrownEvent,
 } from './subscription-writes.js';
-import type { WriteStatement } from './write-statement.js';
+import type { StatementBuilder } from './write-statement.js';
 import { InvalidTimerError, parseTimerSchedule, type TimerSpec } from '../../timers/index.js';
-import { extensionJobPolicy } from './extension-jobs.js';
+import { extensionJobPolicy, type ExtensionJobPolicy } from './extension-jobs.js';
 import { addOutboxWrites } from './outbox-writes.js';
 
 /** The instance whose effects are written. */
@@ -18,12 +18,13 @@ export interface EffectTarget {
   processKey: string;
   /** The engine call's time (ISO), for rows the engine does not stamp itself. */
   now: string;
-  /**
-   * An SQL condition every write must meet: the instance row's guarded update succeeded. Data-
-   * modifying CTEs always run, so each one checks it; null when nothing can conflict (a start).
-   */
-  guard: string | null;
 }
+
+/**
+ * The SQL condition every write of an instance must meet (its row's guarded update succeeded), given
+ * the SQL of that instance's id in the written row. Data-modifying CTEs always run, so each checks it.
+ */
+export type InstanceGuard = (instanceIdSql: string) => string;
 
 /** What the caller does after commit, and what metrics count. */
 export interface WrittenEffects {
@@ -40,46 +41,109 @@ export interface WrittenEffects {
   thrown: ThrownEvent[];
 }
 
+/** A row to write, with the instance (and its org, key and call time) it belongs to. */
+export type Tagged<T> = EffectTarget & { item: T };
+
 type ExternalTaskWait = Extract<Wait, { kind: 'externalTask' }>;
 type TimerWait = Extract<Wait, { kind: 'timer' }>;
 type UserTaskWait = Extract<Wait, { kind: 'userTask' }>;
 type ScriptWait = Extract<Wait, { kind: 'script' }>;
+type ArmedTimer = { waitId: string; elementId: string; schedule: TimerSpec; dueAt: Date };
+
+// Closed waits by the table that holds their rows; other kinds (decisions, call activities, send
+// tasks) have none.
+const closedTables = {
+  externalTask: { cte: 'closed_external', table: 'external_tasks', column: 'id' },
+  userTask: { cte: 'closed_user', table: 'user_tasks', column: 'id' },
+  timer: { cte: 'closed_timers', table: 'timer_jobs', column: 'wait_id' },
+  script: { cte: 'closed_connector_jobs', table: 'connector_jobs', column: 'wait_id' },
+} as const;
+type ClosedKind = keyof typeof closedTables;
 
 /**
- * Adds one engine call's effects to `statement`, one CTE per kind of write. A wait opened and closed
- * within the same call (a boundary interrupting at once) never reaches a table, so the writes are
- * the net change. The caller adds the instance row and runs the statement.
+ * The effects of one or more engine calls, gathered by kind of write and written set-wise: one CTE
+ * per kind, whatever the number of instances, each row carrying its instance id so the guard keeps
+ * the rows of instances whose update failed out. A wait opened and closed within the same call (a
+ * boundary interrupting at once) never reaches a table, so the writes are each call's net change.
  */
-export function addEffects(
-  statement: WriteStatement,
-  target: EffectTarget,
-  effects: readonly Effect[],
-): WrittenEffects {
-  const newExternal = new Map<string, ExternalTaskWait>();
-  const newUser = new Map<string, UserTaskWait>();
-  const newTimers = new Map<string, TimerWait>();
-  // Script waits still open when the call is written were not answered at once (pipelines are):
-  // they are connector jobs, run later by the connector executor.
-  const newJobs = new Map<string, ScriptWait>();
-  const closedWaits: string[] = [];
-  let closedJobs = false;
-  const newIncidents = new Map<string, Incident & { resolvedAt: string | null }>();
-  const resolvedIncidents: string[] = [];
-  const history: HistoryEntry[] = [];
-  const newSubscriptions = new Map<string, SubscriptionWait>();
-  const closedSubscriptions: string[] = [];
-  const thrown: ThrownEvent[] = [];
+export class EffectWrites {
+  private readonly closed: Record<ClosedKind, Tagged<string>[]> = {
+    externalTask: [],
+    userTask: [],
+    timer: [],
+    script: [],
+  };
+  private readonly connectorJobs: Tagged<{ wait: ScriptWait; policy: ExtensionJobPolicy }>[] = [];
+  private readonly externalTasks: Tagged<ExternalTaskWait>[] = [];
+  private readonly userTasks: Tagged<UserTaskWait>[] = [];
+  private readonly timers: Tagged<ArmedTimer>[] = [];
+  private readonly incidents: Tagged<Incident & { resolvedAt: string | null }>[] = [];
+  private readonly resolvedIncidents: Tagged<string>[] = [];
+  private readonly history: Tagged<HistoryEntry>[] = [];
+  private readonly openedSubscriptions: Tagged<SubscriptionWait>[] = [];
+  private readonly closedSubscriptions: Tagged<string>[] = [];
+  private readonly thrown: Tagged<ThrownEvent>[] = [];
 
-  for (const effect of effects) {
-    switch (effect.type) {
-      case 'waitOpened':
-        if (effect.wait.kind === 'externalTask') newExternal.set(effect.wait.waitId, effect.wait);
-        else if (effect.wait.kind === 'userTask') newUser.set(effect.wait.waitId, effect.wait);
-        else if (effect.wait.kind === 'timer') newTimers.set(effect.wait.waitId, effect.wait);
-        else if (effect.wait.kind === 'script') newJobs.set(effect.wait.waitId, effect.wait);
-        else if (isSubscriptionWait(effect.wait)) newSubscriptions.set(effect.wait.waitId, effect.wait);
-        else if (effect.wait.kind === 'send') {
-          const { elementId, messageName, correlationKey, variables } = effect.wait;
+  /** Adds one engine call's effects on `target`; returns what they will have written. */
+  add(target: EffectTarget, effects: readonly Effect[]): WrittenEffects {
+    const newExternal = new Map<string, ExternalTaskWait>();
+    const newUser = new Map<string, UserTaskWait>();
+    const newTimers = new Map<string, TimerWait>();
+    // Script waits still open when the call is written were not answered at once (pipelines are):
+    // they are connector jobs, run later by the connector executor.
+    const newJobs = new Map<string, ScriptWait>();
+    const newIncidents = new Map<string, Incident & { resolvedAt: string | null }>();
+    const newSubscriptions = new Map<string, SubscriptionWait>();
+    const thrown: ThrownEvent[] = [];
+    const tag = <T>(item: T): Tagged<T> => ({ ...target, item });
+
+    for (const effect of effects) {
+      switch (effect.type) {
+        case 'waitOpened':
+          if (effect.wait.kind === 'externalTask') newExternal.set(effect.wait.waitId, effect.wait);
+          else if (effect.wait.kind === 'userTask') newUser.set(effect.wait.waitId, effect.wait);
+          else if (effect.wait.kind === 'timer') newTimers.set(effect.wait.waitId, effect.wait);
+          else if (effect.wait.kind === 'script') newJobs.set(effect.wait.waitId, effect.wait);
+          else if (isSubscriptionWait(effect.wait)) newSubscriptions.set(effect.wait.waitId, effect.wait);
+          else if (effect.wait.kind === 'send') {
+            const { elementId, messageName, correlationKey, variables } = effect.wait;
+            thrown.push({
+              id: randomUUID(),
+              elementId,
+              kind: 'message',
+              messageName,
+              correlationKey,
+              variables,
+            });
+          }
+          break;
+        case 'waitClosed':
+          if (effect.kind === 'message' || effect.kind === 'signal') {
+            if (!newSubscriptions.delete(effect.waitId)) this.closedSubscriptions.push(tag(effect.waitId));
+          } else if (
+            !newExternal.delete(effect.waitId) &&
+            !newUser.delete(effect.waitId) &&
+            !newTimers.delete(effect.waitId) &&
+            !newJobs.delete(effect.waitId) &&
+            effect.kind in closedTables
+          ) {
+            this.closed[effect.kind as ClosedKind].push(tag(effect.waitId));
+          }
+          break;
+        case 'incidentRaised':
+          newIncidents.set(effect.incident.incidentId, { ...effect.incident, resolvedAt: null });
+          break;
+        case 'incidentResolved': {
+          const pending = newIncidents.get(effect.incidentId);
+          if (pending) pending.resolvedAt = target.now;
+          else this.resolvedIncidents.push(tag(effect.incidentId));
+          break;
+        }
+        case 'history':
+          this.history.push(tag(effect.entry));
+          break;
+        case 'messageThrown': {
+          const { elementId, messageName, correlationKey, variables } = effect;
           thrown.push({
             id: randomUUID(),
             elementId,
@@ -88,190 +152,292 @@ export function addEffects(
             correlationKey,
             variables,
           });
+          break;
         }
-        break;
-      case 'waitClosed':
-        if (effect.kind === 'message' || effect.kind === 'signal') {
-          if (!newSubscriptions.delete(effect.waitId)) closedSubscriptions.push(effect.waitId);
-        } else if (
-          !newExternal.delete(effect.waitId) &&
-          !newUser.delete(effect.waitId) &&
-          !newTimers.delete(effect.waitId) &&
-          !newJobs.delete(effect.waitId)
-        ) {
-          closedWaits.push(effect.waitId);
-          if (effect.kind === 'script') closedJobs = true;
+        case 'signalThrown': {
+          const { elementId, signalName, variables } = effect;
+          thrown.push({ id: randomUUID(), elementId, kind: 'signal', signalName, variables });
+          break;
         }
-        break;
-      case 'incidentRaised':
-        newIncidents.set(effect.incident.incidentId, { ...effect.incident, resolvedAt: null });
-        break;
-      case 'incidentResolved': {
-        const pending = newIncidents.get(effect.incidentId);
-        if (pending) pending.resolvedAt = target.now;
-        else resolvedIncidents.push(effect.incidentId);
-        break;
+        default:
+          break;
       }
-      case 'history':
-        history.push(effect.entry);
-        break;
-      case 'messageThrown': {
-        const { elementId, messageName, correlationKey, variables } = effect;
-        thrown.push({ id: randomUUID(), elementId, kind: 'message', messageName, correlationKey, variables });
-        break;
-      }
-      case 'signalThrown': {
-        const { elementId, signalName, variables } = effect;
-        thrown.push({ id: randomUUID(), elementId, kind: 'signal', signalName, variables });
-        break;
-      }
-      default:
-        break;
     }
+
+    for (const wait of newJobs.values())
+      this.connectorJobs.push(tag({ wait, policy: extensionJobPolicy(wait) }));
+    for (const wait of newExternal.values()) this.externalTasks.push(tag(wait));
+    for (const wait of newUser.values()) this.userTasks.push(tag(wait));
+    for (const timer of armTimers([...newTimers.values()], target.now)) this.timers.push(tag(timer));
+    for (const incident of newIncidents.values()) this.incidents.push(tag(incident));
+    for (const wait of newSubscriptions.values()) this.openedSubscriptions.push(tag(wait));
+    for (const event of thrown) this.thrown.push(tag(event));
+    return {
+      topics: new Set([...newExternal.values()].map((w) => w.topic)),
+      externalTasksCreated: newExternal.size,
+      userTasksCreated: newUser.size,
+      incidentsRaised: newIncidents.size,
+      connectorJobsCreated: newJobs.size,
+      messageWaits: [...newSubscriptions.values()].filter((w) => w.kind === 'message'),
+      thrown,
+    };
   }
 
-  const and = target.guard ? ` AND ${target.guard}` : '';
-  const where = target.guard ? ` WHERE ${target.guard}` : '';
-  let instanceParam: string | undefined;
-  let orgParam: string | undefined;
-  const instance = () => (instanceParam ??= statement.param(target.instanceId));
-  const org = () => (orgParam ??= statement.param(target.orgId));
-  if (closedWaits.length > 0) {
-    const ids = statement.param(closedWaits);
-    statement.with(
-      'closed_external',
-      `DELETE FROM external_tasks WHERE id = ANY(${ids}::uuid[]) AND process_instance_id = ${instance()}${and}`,
-    );
-    statement.with(
-      'closed_user',
-      `DELETE FROM user_tasks WHERE id = ANY(${ids}::uuid[]) AND process_instance_id = ${instance()}${and}`,
-    );
-    statement.with(
-      'closed_timers',
-      `DELETE FROM timer_jobs WHERE wait_id = ANY(${ids}::uuid[]) AND process_instance_id = ${instance()}${and}`,
-    );
-    // Only calls that closed a script wait touch connector_jobs, so other processes pay nothing.
-    if (closedJobs) {
+  /** Adds the gathered writes to `statement`, each kept to instances that pass `guard` (null: all). */
+  write(statement: StatementBuilder, guard: InstanceGuard | null): void {
+    const p = (values: unknown[], type: string) => `${statement.param(values)}::${type}[]`;
+    const and = (column: string) => (guard ? ` AND ${guard(column)}` : '');
+    const where = (column: string) => (guard ? ` WHERE ${guard(column)}` : '');
+    const ids = <T>(rows: Tagged<T>[]) =>
+      p(
+        rows.map((r) => r.instanceId),
+        'uuid',
+      );
+    const orgs = <T>(rows: Tagged<T>[]) =>
+      p(
+        rows.map((r) => r.orgId),
+        'uuid',
+      );
+    const nows = <T>(rows: Tagged<T>[]) =>
+      p(
+        rows.map((r) => r.now),
+        'timestamptz',
+      );
+    const items = <T, V>(rows: Tagged<T>[], pick: (item: T) => V) => rows.map((r) => pick(r.item));
+
+    for (const kind of Object.keys(closedTables) as ClosedKind[]) {
+      const rows = this.closed[kind];
+      if (rows.length === 0) continue;
+      const { cte, table, column } = closedTables[kind];
       statement.with(
-        'closed_connector_jobs',
-        `DELETE FROM connector_jobs WHERE wait_id = ANY(${ids}::uuid[]) AND process_instance_id = ${instance()}${and}`,
+        cte,
+        `DELETE FROM ${table} t
+         USING unnest(${ids(rows)}, ${p(
+           items(rows, (id) => id),
+           'uuid',
+         )}) AS c(instance_id, wait_id)
+         WHERE t.${column} = c.wait_id AND t.process_instance_id = c.instance_id${and('c.instance_id')}`,
+      );
+    }
+    const jobs = this.connectorJobs;
+    if (jobs.length > 0) {
+      statement.with(
+        'new_connector_jobs',
+        `INSERT INTO connector_jobs (org_id, process_instance_id, wait_id, element_id, connector, due_at, retries,
+                                     backoff_ms, max_backoff_ms, created_at)
+         SELECT j.org_id, j.instance_id, j.wait_id, j.element_id, j.connector, j.now, j.retries, j.backoff_ms,
+                j.max_backoff_ms, j.now
+         FROM unnest(${orgs(jobs)}, ${ids(jobs)}, ${nows(jobs)}, ${p(
+           items(jobs, (j) => j.wait.waitId),
+           'uuid',
+         )},
+                     ${p(
+                       items(jobs, (j) => j.wait.elementId),
+                       'text',
+                     )}, ${p(
+                       items(jobs, (j) => j.wait.extension.name),
+                       'text',
+                     )},
+                     ${p(
+                       items(jobs, (j) => j.policy.retries),
+                       'int',
+                     )}, ${p(
+                       items(jobs, (j) => j.policy.backoffMs),
+                       'int',
+                     )},
+                     ${p(
+                       items(jobs, (j) => j.policy.maxBackoffMs),
+                       'int',
+                     )})
+           AS j(org_id, instance_id, now, wait_id, element_id, connector, retries, backoff_ms, max_backoff_ms)${where('j.instance_id')}`,
+      );
+    }
+    const external = this.externalTasks;
+    if (external.length > 0) {
+      statement.with(
+        'new_external',
+        `INSERT INTO external_tasks (id, org_id, process_instance_id, activity_id, topic, variables, retries)
+         SELECT w.id, w.org_id, w.instance_id, w.activity_id, w.topic, w.variables, w.retries
+         FROM unnest(${orgs(external)}, ${ids(external)}, ${p(
+           items(external, (w) => w.waitId),
+           'uuid',
+         )},
+                     ${p(
+                       items(external, (w) => w.elementId),
+                       'text',
+                     )}, ${p(
+                       items(external, (w) => w.topic),
+                       'text',
+                     )},
+                     ${p(
+                       items(external, (w) => JSON.stringify(w.variables)),
+                       'jsonb',
+                     )}, ${p(
+                       items(external, (w) => w.retries),
+                       'int',
+                     )})
+           AS w(org_id, instance_id, id, activity_id, topic, variables, retries)${where('w.instance_id')}`,
+      );
+    }
+    const user = this.userTasks;
+    if (user.length > 0) {
+      statement.with(
+        'new_user',
+        `INSERT INTO user_tasks (id, org_id, process_instance_id, activity_id, name, assignee, candidate_groups, variables)
+         SELECT w.id, w.org_id, w.instance_id, w.activity_id, w.name, w.assignee,
+                ARRAY(SELECT jsonb_array_elements_text(w.groups)), w.variables
+         FROM unnest(${orgs(user)}, ${ids(user)}, ${p(
+           items(user, (w) => w.waitId),
+           'uuid',
+         )},
+                     ${p(
+                       items(user, (w) => w.elementId),
+                       'text',
+                     )}, ${p(
+                       items(user, (w) => w.name),
+                       'text',
+                     )},
+                     ${p(
+                       items(user, (w) => w.assignee),
+                       'text',
+                     )}, ${p(
+                       items(user, (w) => JSON.stringify(w.candidateGroups)),
+                       'jsonb',
+                     )},
+                     ${p(
+                       items(user, (w) => JSON.stringify(w.variables)),
+                       'jsonb',
+                     )})
+           AS w(org_id, instance_id, id, activity_id, name, assignee, groups, variables)${where('w.instance_id')}`,
+      );
+    }
+    addSubscriptionWrites(statement, this.openedSubscriptions, this.closedSubscriptions, { and, where, p });
+    // Thrown events become outbox rows of this same statement: they exist exactly if the write commits.
+    addOutboxWrites(statement, this.thrown, { where, p });
+    const timers = this.timers;
+    if (timers.length > 0) {
+      statement.with(
+        'new_timers',
+        `INSERT INTO timer_jobs (org_id, process_instance_id, wait_id, element_id, schedule, due_at, created_at)
+         SELECT t.org_id, t.instance_id, t.wait_id, t.element_id, t.schedule, t.due_at, t.now
+         FROM unnest(${orgs(timers)}, ${ids(timers)}, ${nows(timers)}, ${p(
+           items(timers, (t) => t.waitId),
+           'uuid',
+         )},
+                     ${p(
+                       items(timers, (t) => t.elementId),
+                       'text',
+                     )}, ${p(
+                       items(timers, (t) => JSON.stringify(t.schedule)),
+                       'jsonb',
+                     )},
+                     ${p(
+                       items(timers, (t) => t.dueAt),
+                       'timestamptz',
+                     )})
+           AS t(org_id, instance_id, now, wait_id, element_id, schedule, due_at)${where('t.instance_id')}`,
+      );
+    }
+    const incidents = this.incidents;
+    if (incidents.length > 0) {
+      statement.with(
+        'new_incidents',
+        `INSERT INTO incidents (id, org_id, process_instance_id, activity_id, kind, wait_id, message, created_at, resolved_at)
+         SELECT i.id, i.org_id, i.instance_id, i.activity_id, i.kind, i.wait_id, i.message, i.created_at, i.resolved_at
+         FROM unnest(${orgs(incidents)}, ${ids(incidents)}, ${p(
+           items(incidents, (i) => i.incidentId),
+           'uuid',
+         )},
+                     ${p(
+                       items(incidents, (i) => i.elementId),
+                       'text',
+                     )}, ${p(
+                       items(incidents, (i) => i.kind),
+                       'text',
+                     )},
+                     ${p(
+                       items(incidents, (i) => i.waitId),
+                       'uuid',
+                     )}, ${p(
+                       items(incidents, (i) => i.message),
+                       'text',
+                     )},
+                     ${p(
+                       items(incidents, (i) => i.createdAt),
+                       'timestamptz',
+                     )}, ${p(
+                       items(incidents, (i) => i.resolvedAt),
+                       'timestamptz',
+                     )})
+           AS i(org_id, instance_id, id, activity_id, kind, wait_id, message, created_at, resolved_at)${where('i.instance_id')}`,
+      );
+    }
+    const resolved = this.resolvedIncidents;
+    if (resolved.length > 0) {
+      statement.with(
+        'resolved_incidents',
+        `UPDATE incidents SET resolved_at = r.now
+         FROM unnest(${ids(resolved)}, ${nows(resolved)}, ${p(
+           items(resolved, (id) => id),
+           'uuid',
+         )}) AS r(instance_id, now, id)
+         WHERE incidents.id = r.id AND incidents.resolved_at IS NULL${and('r.instance_id')}`,
+      );
+    }
+    const history = this.history;
+    if (history.length > 0) {
+      statement.with(
+        'new_history',
+        `INSERT INTO process_history (process_instance_id, kind, element_id, element_type, token_id, at, data)
+         SELECT h.instance_id, h.kind, h.element_id, h.element_type, h.token_id, h.at, h.data
+         FROM unnest(${ids(history)}, ${p(
+           items(history, (h) => h.kind),
+           'text',
+         )}, ${p(
+           items(history, (h) => h.elementId),
+           'text',
+         )},
+                     ${p(
+                       items(history, (h) => h.elementType),
+                       'text',
+                     )}, ${p(
+                       items(history, (h) => h.tokenId),
+                       'text',
+                     )},
+                     ${p(
+                       items(history, (h) => h.at),
+                       'timestamptz',
+                     )}, ${p(
+                       items(history, (h) => JSON.stringify(h.data)),
+                       'jsonb',
+                     )})
+           WITH ORDINALITY AS h(instance_id, kind, element_id, element_type, token_id, at, data, n)${where('h.instance_id')}
+         ORDER BY h.n`,
       );
     }
   }
-  if (newJobs.size > 0) {
-    const waits = [...newJobs.values()];
-    const policies = waits.map(extensionJobPolicy);
-    statement.with(
-      'new_connector_jobs',
-      `INSERT INTO connector_jobs (org_id, process_instance_id, wait_id, element_id, connector, due_at, retries,
-                                   backoff_ms, max_backoff_ms, created_at)
-       SELECT ${org()}, ${instance()}, j.wait_id, j.element_id, j.connector, ${statement.param(target.now)},
-              j.retries, j.backoff_ms, j.max_backoff_ms, ${statement.param(target.now)}
-       FROM unnest(${statement.param(waits.map((w) => w.waitId))}::uuid[], ${statement.param(waits.map((w) => w.elementId))}::text[],
-                   ${statement.param(waits.map((w) => w.extension.name))}::text[], ${statement.param(policies.map((p) => p.retries))}::int[],
-                   ${statement.param(policies.map((p) => p.backoffMs))}::int[], ${statement.param(policies.map((p) => p.maxBackoffMs))}::int[])
-         AS j(wait_id, element_id, connector, retries, backoff_ms, max_backoff_ms)${where}`,
-    );
-  }
-  if (newExternal.size > 0) {
-    const waits = [...newExternal.values()];
-    statement.with(
-      'new_external',
-      `INSERT INTO external_tasks (id, org_id, process_instance_id, activity_id, topic, variables, retries)
-       SELECT w.id, ${org()}, ${instance()}, w.activity_id, w.topic, w.variables, w.retries
-       FROM unnest(${statement.param(waits.map((w) => w.waitId))}::uuid[], ${statement.param(waits.map((w) => w.elementId))}::text[],
-                   ${statement.param(waits.map((w) => w.topic))}::text[], ${statement.param(waits.map((w) => JSON.stringify(w.variables)))}::jsonb[],
-                   ${statement.param(waits.map((w) => w.retries))}::int[])
-         AS w(id, activity_id, topic, variables, retries)${where}`,
-    );
-  }
-  if (newUser.size > 0) {
-    const waits = [...newUser.values()];
-    statement.with(
-      'new_user',
-      `INSERT INTO user_tasks (id, org_id, process_instance_id, activity_id, name, assignee, candidate_groups, variables)
-       SELECT w.id, ${org()}, ${instance()}, w.activity_id, w.name, w.assignee,
-              ARRAY(SELECT jsonb_array_elements_text(w.groups)), w.variables
-       FROM unnest(${statement.param(waits.map((w) => w.waitId))}::uuid[], ${statement.param(waits.map((w) => w.elementId))}::text[],
-                   ${statement.param(waits.map((w) => w.name))}::text[], ${statement.param(waits.map((w) => w.assignee))}::text[],
-                   ${statement.param(waits.map((w) => JSON.stringify(w.candidateGroups)))}::jsonb[],
-                   ${statement.param(waits.map((w) => JSON.stringify(w.variables)))}::jsonb[])
-         AS w(id, activity_id, name, assignee, groups, variables)${where}`,
-    );
-  }
-  if (newSubscriptions.size > 0 || closedSubscriptions.length > 0) {
-    const subscriptionTarget = { instance, org, processKey: target.processKey, now: target.now };
-    addSubscriptionWrites(
-      statement,
-      subscriptionTarget,
-      [...newSubscriptions.values()],
-      closedSubscriptions,
-      {
-        and,
-        where,
-      },
-    );
-  }
-  // Thrown events become outbox rows of this same statement: they exist exactly if the write commits.
-  if (thrown.length > 0) addOutboxWrites(statement, { instance, org, now: target.now }, thrown, where);
-  const timers = armTimers([...newTimers.values()], target.now);
-  if (timers.length > 0) {
-    statement.with(
-      'new_timers',
-      `INSERT INTO timer_jobs (org_id, process_instance_id, wait_id, element_id, schedule, due_at, created_at)
-       SELECT ${org()}, ${instance()}, t.wait_id, t.element_id, t.schedule, t.due_at, ${statement.param(target.now)}
-       FROM unnest(${statement.param(timers.map((t) => t.waitId))}::uuid[], ${statement.param(timers.map((t) => t.elementId))}::text[],
-                   ${statement.param(timers.map((t) => JSON.stringify(t.schedule)))}::jsonb[],
-                   ${statement.param(timers.map((t) => t.dueAt))}::timestamptz[])
-         AS t(wait_id, element_id, schedule, due_at)${where}`,
-    );
-  }
-  if (newIncidents.size > 0) {
-    const incidents = [...newIncidents.values()];
-    statement.with(
-      'new_incidents',
-      `INSERT INTO incidents (id, org_id, process_instance_id, activity_id, kind, wait_id, message, created_at, resolved_at)
-       SELECT i.id, ${org()}, ${instance()}, i.activity_id, i.kind, i.wait_id, i.message, i.created_at, i.resolved_at
-       FROM unnest(${statement.param(incidents.map((i) => i.incidentId))}::uuid[], ${statement.param(incidents.map((i) => i.elementId))}::text[],
-                   ${statement.param(incidents.map((i) => i.kind))}::text[], ${statement.param(incidents.map((i) => i.waitId))}::uuid[],
-                   ${statement.param(incidents.map((i) => i.message))}::text[], ${statement.param(incidents.map((i) => i.createdAt))}::timestamptz[],
-                   ${statement.param(incidents.map((i) => i.resolvedAt))}::timestamptz[])
-         AS i(id, activity_id, kind, wait_id, message, created_at, resolved_at)${where}`,
-    );
-  }
-  if (resolvedIncidents.length > 0) {
-    statement.with(
-      'resolved_incidents',
-      `UPDATE incidents SET resolved_at = ${statement.param(target.now)}
-       WHERE id = ANY(${statement.param(resolvedIncidents)}::uuid[]) AND resolved_at IS NULL${and}`,
-    );
-  }
-  if (history.length > 0) {
-    statement.with(
-      'new_history',
-      `INSERT INTO process_history (process_instance_id, kind, element_id, element_type, token_id, at, data)
-       SELECT ${instance()}, h.kind, h.element_id, h.element_type, h.token_id, h.at, h.data
-       FROM unnest(${statement.param(history.map((h) => h.kind))}::text[], ${statement.param(history.map((h) => h.elementId))}::text[],
-                   ${statement.param(history.map((h) => h.elementType))}::text[], ${statement.param(history.map((h) => h.tokenId))}::text[],
-                   ${statement.param(history.map((h) => h.at))}::timestamptz[], ${statement.param(history.map((h) => JSON.stringify(h.data)))}::jsonb[])
-         WITH ORDINALITY AS h(kind, element_id, element_type, token_id, at, data, n)${where}
-       ORDER BY h.n`,
-    );
-  }
-  return {
-    topics: new Set([...newExternal.values()].map((w) => w.topic)),
-    externalTasksCreated: newExternal.size,
-    userTasksCreated: newUser.size,
-    incidentsRaised: newIncidents.size,
-    connectorJobsCreated: newJobs.size,
-    messageWaits: [...newSubscriptions.values()].filter((w) => w.kind === 'message'),
-    thrown,
-  };
+}
+
+/**
+ * Adds one engine call's effects to `statement` (see {@link EffectWrites}); `guard` is the SQL
+ * condition of the instance's own write (null when nothing can conflict, a start). The caller adds
+ * the instance row and runs the statement.
+ */
+export function addEffects(
+  statement: StatementBuilder,
+  target: EffectTarget,
+  effects: readonly Effect[],
+  guard: string | null,
+): WrittenEffects {
+  const writes = new EffectWrites();
+  const written = writes.add(target, effects);
+  writes.write(statement, guard === null ? null : () => guard);
+  return written;
 }
 
 /** A timer wait as a row of `timer_jobs`: its schedule as text and its first due time. */
-function armTimers(waits: TimerWait[], now: string) {
-  const armed: { waitId: string; elementId: string; schedule: TimerSpec; dueAt: Date }[] = [];
+function armTimers(waits: TimerWait[], now: string): ArmedTimer[] {
+  const armed: ArmedTimer[] = [];
   for (const wait of waits) {
     const schedule: TimerSpec = {
       kind: wait.timer.kind,

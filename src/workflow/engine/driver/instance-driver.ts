@@ -18,20 +18,26 @@ import {
   type Variables,
 } from '../runtime/index.js';
 import { CallActivities } from './call-activities.js';
-import { addEffects, type WrittenEffects } from './effects-writer.js';
+import { addEffects, EffectWrites, type EffectTarget, type WrittenEffects } from './effects-writer.js';
 import type { EngineMetrics } from './engine-metrics.js';
 import type { ImmediateWork } from './immediate-work.js';
 import {
   addGuardedUpdate,
+  addGuardedUpdates,
+  addNewInstances,
+  lockInstanceCounters,
+  runNewInstances,
+  type NewInstance,
   addInstanceCounter,
   insertInstance,
   isEnded,
   readInstance,
   runGuardedUpdate,
+  runGuardedUpdates,
   type InstanceRecord,
   type StoredInstance,
 } from './instance-repository.js';
-import { WriteStatement } from './write-statement.js';
+import { WriteStatement, type StatementBuilder } from './write-statement.js';
 
 /** What the driver needs. */
 export interface InstanceDriverOptions {
@@ -53,6 +59,38 @@ export interface DrivenInstance {
   written: WrittenEffects;
 }
 
+/** One event of {@link InstanceDriver.applyAll}: `stored` is the instance as the caller read it. */
+export interface BatchItem {
+  instanceId: string;
+  event: EngineEvent;
+  /** Read by the caller (null: not found); read again when undefined. */
+  stored?: StoredInstance | null;
+}
+
+/** What became of a {@link BatchItem}. */
+export type BatchOutcome = { ok: true; driven: DrivenInstance } | { ok: false; error: unknown };
+
+/** One start of {@link InstanceDriver.startAll}: a version and the start event that fired. */
+export interface StartItem {
+  definition: { id: string; org_id: string; process_key: string };
+  startEventId: string;
+}
+
+/** What became of a {@link StartItem}. */
+export type StartOutcome = BatchOutcome;
+
+/** An engine call computed, not yet written. */
+interface Planned {
+  state: InstanceState;
+  effects: Effect[];
+  now: Date;
+  /** The revision the instance was read at: its write's guard. */
+  revision: number;
+  target: EffectTarget;
+  /** A call activity starts or ends: the write needs the follow-up of CallActivities. */
+  callsNeeded: boolean;
+}
+
 /**
  * A precondition of an event besides the instance being unchanged: checked on the state read
  * (`check`, throwing an API error) and again, atomically, by the write (`sql`, e.g. "the worker still
@@ -64,9 +102,9 @@ export interface EventCondition {
   check(stored: StoredInstance, now: Date): Promise<void>;
   sql(param: (value: unknown) => string, now: Date): string;
   /** CTEs the condition's SQL reads, added before the guarded update (e.g. a row locked to claim). */
-  before?(statement: WriteStatement, now: Date): void;
+  before?(statement: StatementBuilder, now: Date): void;
   /** Writes that belong to the event, added after the effects; `guard` is the update's success. */
-  after?(statement: WriteStatement, guard: string): void;
+  after?(statement: StatementBuilder, guard: string): void;
 }
 
 /**
@@ -138,13 +176,8 @@ export class InstanceDriver {
       definitionId: definition.id,
       latestEnabled: input.latestEnabled ?? false,
     });
-    const target = {
-      ...owner,
-      processKey: definition.process_key,
-      now: ctx.now.toISOString(),
-      guard: input.latestEnabled ? guard : null,
-    };
-    const written = addEffects(statement, target, effects);
+    const target = { ...owner, processKey: definition.process_key, now: ctx.now.toISOString() };
+    const written = addEffects(statement, target, effects, input.latestEnabled ? guard : null);
     const depth = input.parent?.depth ?? 0;
     const instance = await this.inTransactionIf(
       db,
@@ -174,6 +207,89 @@ export class InstanceDriver {
   }
 
   /**
+   * Starts several top-level instances without variables (timer start events that fired) inside the
+   * caller's transaction, with one statement that inserts them with consecutive counters per key and
+   * writes all their effects set-wise. A start that calls another process goes through
+   * {@link start} on its own. Outcomes are in the items' order; an engine refusal is that item's
+   * error only.
+   */
+  async startAll(items: readonly StartItem[], client: PoolClient): Promise<StartOutcome[]> {
+    const outcomes: StartOutcome[] = items.map(() => ({ ok: false, error: undefined }));
+    const batched: { index: number; instance: NewInstance; effects: Effect[] }[] = [];
+    const onTheirOwn: number[] = [];
+    for (const [index, { definition, startEventId }] of items.entries()) {
+      try {
+        const model = await this.options.models.get(definition.id);
+        const ctx = this.context();
+        const id = randomUUID();
+        const owner = { orgId: definition.org_id, instanceId: id };
+        const first = this.unwrap(startInstance(model, { variables: {}, startEventId }, ctx));
+        const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
+        if (this.calls.needed(state, effects, null)) onTheirOwn.push(index);
+        else {
+          const instance = {
+            id,
+            orgId: definition.org_id,
+            definitionId: definition.id,
+            processKey: definition.process_key,
+            state,
+            now: ctx.now,
+          };
+          batched.push({ index, instance, effects });
+        }
+      } catch (error) {
+        outcomes[index] = { ok: false, error };
+      }
+    }
+    if (batched.length > 0) {
+      const instances = batched.map((b) => b.instance);
+      await lockInstanceCounters(client, instances);
+      const statement = new WriteStatement();
+      const guard = addNewInstances(statement, instances);
+      const writes = new EffectWrites();
+      const written = batched.map(({ instance, effects }) =>
+        writes.add(
+          {
+            instanceId: instance.id,
+            orgId: instance.orgId,
+            processKey: instance.processKey,
+            now: instance.now.toISOString(),
+          },
+          effects,
+        ),
+      );
+      writes.write(statement, guard);
+      const inserted = await runNewInstances(client, statement);
+      for (const [i, { index, instance, effects }] of batched.entries()) {
+        const record = inserted.get(instance.id);
+        const effectsWritten = written[i] as WrittenEffects;
+        if (record === undefined) {
+          outcomes[index] = {
+            ok: false,
+            error: new Error(`process key ${instance.processKey} has no counter row`),
+          };
+          continue;
+        }
+        this.finish(record, effects, effectsWritten, true);
+        await this.afterWrite(client, record, effectsWritten);
+        outcomes[index] = { ok: true, driven: { instance: record, written: effectsWritten } };
+      }
+    }
+    for (const index of onTheirOwn) {
+      const { definition, startEventId } = items[index] as StartItem;
+      try {
+        outcomes[index] = {
+          ok: true,
+          driven: await this.start(definition, { variables: {}, businessKey: null, startEventId }, client),
+        };
+      } catch (error) {
+        outcomes[index] = { ok: false, error };
+      }
+    }
+    return outcomes;
+  }
+
+  /**
    * Applies an event to an instance. Engine refusals become API errors: an unknown wait 404, an
    * ended instance or an inapplicable event 409, bad variables 400.
    */
@@ -190,37 +306,23 @@ export class InstanceDriver {
         attempt === 1 && condition?.initial !== undefined
           ? condition.initial
           : await readInstance(db, instanceId);
-      if (!stored) throw WorkflowErrors.notFound('No such process instance');
-      if (isEnded(stored.record.state))
-        throw WorkflowErrors.conflict(`The process instance is ${stored.record.state}`);
-      const ctx = this.context();
-      await condition?.check(stored, ctx.now);
-      const model = await this.options.models.get(stored.record.definition_id);
-      const owner = { orgId: stored.record.org_id, instanceId };
-      const first = this.unwrap(applyEvent(model, stored.engineState, event, ctx));
-      const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
+      const planned = await this.plan(instanceId, stored, event, condition);
+      const { state, effects, now } = planned;
       const statement = new WriteStatement();
-      condition?.before?.(statement, ctx.now);
+      condition?.before?.(statement, now);
       const guard = addGuardedUpdate(statement, {
         id: instanceId,
         state,
-        now: ctx.now,
-        expectedRevision: stored.revision,
-        condition: condition ? condition.sql((value) => statement.param(value), ctx.now) : null,
+        now,
+        expectedRevision: planned.revision,
+        condition: condition ? condition.sql((value) => statement.param(value), now) : null,
       });
-      const target = { ...owner, processKey: stored.record.process_key, now: ctx.now.toISOString(), guard };
-      const written = addEffects(statement, target, effects);
+      const written = addEffects(statement, planned.target, effects, guard);
       condition?.after?.(statement, guard);
-      const parent =
-        stored.record.parent_instance_id === null ? null : { instanceId: stored.record.parent_instance_id };
-      const instance = await this.inTransactionIf(
-        db,
-        this.calls.needed(state, effects, parent),
-        async (client) => {
-          const updated = await runGuardedUpdate(client, statement);
-          return updated && this.calls.followUp(updated, state, effects, client, depth);
-        },
-      );
+      const instance = await this.inTransactionIf(db, planned.callsNeeded, async (client) => {
+        const updated = await runGuardedUpdate(client, statement);
+        return updated && this.calls.followUp(updated, state, effects, client, depth);
+      });
       if (instance) {
         this.finish(instance, effects, written, false);
         await this.afterWrite(db, instance, written);
@@ -230,6 +332,102 @@ export class InstanceDriver {
         throw WorkflowErrors.conflict('The process instance is changing too often; try again');
       }
     }
+  }
+
+  /**
+   * Applies one event to each of several distinct instances inside the caller's transaction, writing
+   * them all with one statement whose every write is set-wise (the timer executor's batches: one
+   * round trip and one CTE per kind of write, instead of a statement per instance). Each item uses
+   * the instance as the caller read it; an item whose instance changed since (its revision guard
+   * failed) or that starts or ends a call activity goes through {@link apply} on its own. Outcomes
+   * are in the items' order: an engine refusal or an instance gone is that item's error only.
+   */
+  async applyAll(items: readonly BatchItem[], client: PoolClient): Promise<BatchOutcome[]> {
+    if (new Set(items.map((item) => item.instanceId)).size !== items.length)
+      throw new Error('applyAll needs distinct instances: one statement cannot update a row twice');
+    const outcomes: BatchOutcome[] = items.map(() => ({ ok: false, error: undefined }));
+    const batched: { index: number; planned: Planned }[] = [];
+    const onTheirOwn: number[] = [];
+    for (const [index, item] of items.entries()) {
+      try {
+        const stored = item.stored === undefined ? await readInstance(client, item.instanceId) : item.stored;
+        const planned = await this.plan(item.instanceId, stored, item.event);
+        if (planned.callsNeeded) onTheirOwn.push(index);
+        else batched.push({ index, planned });
+      } catch (error) {
+        outcomes[index] = { ok: false, error };
+      }
+    }
+    if (batched.length > 0) {
+      const statement = new WriteStatement();
+      const guard = addGuardedUpdates(
+        statement,
+        batched.map(({ planned }) => ({
+          id: planned.target.instanceId,
+          state: planned.state,
+          now: planned.now,
+          expectedRevision: planned.revision,
+        })),
+      );
+      const writes = new EffectWrites();
+      const written = batched.map(({ planned }) => writes.add(planned.target, planned.effects));
+      writes.write(statement, guard);
+      const updated = await runGuardedUpdates(client, statement);
+      for (const [i, { index, planned }] of batched.entries()) {
+        const instance = updated.get(planned.target.instanceId);
+        const effects = written[i] as WrittenEffects;
+        if (instance === undefined) {
+          onTheirOwn.push(index);
+          continue;
+        }
+        this.finish(instance, planned.effects, effects, false);
+        await this.afterWrite(client, instance, effects);
+        outcomes[index] = { ok: true, driven: { instance, written: effects } };
+      }
+    }
+    for (const index of onTheirOwn.sort((a, b) => a - b)) {
+      const item = items[index] as BatchItem;
+      try {
+        outcomes[index] = {
+          ok: true,
+          driven: await this.apply(item.instanceId, item.event, undefined, client),
+        };
+      } catch (error) {
+        outcomes[index] = { ok: false, error };
+      }
+    }
+    return outcomes;
+  }
+
+  /**
+   * One engine call on an instance as read: applies the event and runs the immediate work. Throws
+   * the API error of an engine refusal; writes nothing.
+   */
+  private async plan(
+    instanceId: string,
+    stored: StoredInstance | null,
+    event: EngineEvent,
+    condition?: EventCondition,
+  ): Promise<Planned> {
+    if (!stored) throw WorkflowErrors.notFound('No such process instance');
+    if (isEnded(stored.record.state))
+      throw WorkflowErrors.conflict(`The process instance is ${stored.record.state}`);
+    const ctx = this.context();
+    await condition?.check(stored, ctx.now);
+    const model = await this.options.models.get(stored.record.definition_id);
+    const owner = { orgId: stored.record.org_id, instanceId };
+    const first = this.unwrap(applyEvent(model, stored.engineState, event, ctx));
+    const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
+    const parent =
+      stored.record.parent_instance_id === null ? null : { instanceId: stored.record.parent_instance_id };
+    return {
+      state,
+      effects,
+      now: ctx.now,
+      revision: stored.revision,
+      target: { ...owner, processKey: stored.record.process_key, now: ctx.now.toISOString() },
+      callsNeeded: this.calls.needed(state, effects, parent),
+    };
   }
 
   /**

@@ -1,5 +1,6 @@
-import type { ThrownEvent } from './subscription-writes.js';
-import type { WriteStatement } from './write-statement.js';
+import type { Tagged } from './effects-writer.js';
+import type { RowsSql, ThrownEvent } from './subscription-writes.js';
+import type { StatementBuilder } from './write-statement.js';
 
 /**
  * Delivery attempts of a thrown event before its outbox row is parked (logged, kept with its last
@@ -8,28 +9,56 @@ import type { WriteStatement } from './write-statement.js';
 export const outboxRetries = 5;
 
 /**
- * Adds the outbox rows of the messages and signals an engine call threw, as one CTE of the call's
- * statement (`where` carries the instance guard): a thrown event is stored exactly when the write
- * that threw it commits, due at once.
+ * Adds the outbox rows of the messages and signals engine calls threw, as one CTE of the calls'
+ * statement (each row kept to instances that pass the guard): a thrown event is stored exactly when
+ * the write that threw it commits, due at once.
  */
 export function addOutboxWrites(
-  statement: WriteStatement,
-  target: { instance: () => string; org: () => string; now: string },
-  thrown: readonly ThrownEvent[],
-  where: string,
+  statement: StatementBuilder,
+  thrown: readonly Tagged<ThrownEvent>[],
+  { where, p }: Pick<RowsSql, 'where' | 'p'>,
 ): void {
-  const now = statement.param(target.now);
+  if (thrown.length === 0) return;
+  const events = thrown.map((t) => t.item);
   statement.with(
     'new_outbox',
     `INSERT INTO event_outbox (id, org_id, process_instance_id, element_id, kind, name, correlation_key, variables,
                                due_at, retries, created_at)
-     SELECT o.id, ${target.org()}, ${target.instance()}, o.element_id, o.kind, o.name, o.correlation_key, o.variables,
-            ${now}::timestamptz, ${statement.param(outboxRetries)}::int, ${now}::timestamptz
-     FROM unnest(${statement.param(thrown.map((t) => t.id))}::uuid[], ${statement.param(thrown.map((t) => t.elementId))}::text[],
-                 ${statement.param(thrown.map((t) => t.kind))}::text[],
-                 ${statement.param(thrown.map((t) => (t.kind === 'message' ? t.messageName : t.signalName)))}::text[],
-                 ${statement.param(thrown.map((t) => (t.kind === 'message' ? t.correlationKey : null)))}::text[],
-                 ${statement.param(thrown.map((t) => JSON.stringify(t.variables)))}::jsonb[])
-       AS o(id, element_id, kind, name, correlation_key, variables)${where}`,
+     SELECT o.id, o.org_id, o.instance_id, o.element_id, o.kind, o.name, o.correlation_key, o.variables,
+            o.now, ${statement.param(outboxRetries)}::int, o.now
+     FROM unnest(${p(
+       thrown.map((t) => t.orgId),
+       'uuid',
+     )}, ${p(
+       thrown.map((t) => t.instanceId),
+       'uuid',
+     )},
+                 ${p(
+                   thrown.map((t) => t.now),
+                   'timestamptz',
+                 )}, ${p(
+                   events.map((t) => t.id),
+                   'uuid',
+                 )},
+                 ${p(
+                   events.map((t) => t.elementId),
+                   'text',
+                 )}, ${p(
+                   events.map((t) => t.kind),
+                   'text',
+                 )},
+                 ${p(
+                   events.map((t) => (t.kind === 'message' ? t.messageName : t.signalName)),
+                   'text',
+                 )},
+                 ${p(
+                   events.map((t) => (t.kind === 'message' ? t.correlationKey : null)),
+                   'text',
+                 )},
+                 ${p(
+                   events.map((t) => JSON.stringify(t.variables)),
+                   'jsonb',
+                 )})
+       AS o(org_id, instance_id, now, id, element_id, kind, name, correlation_key, variables)${where('o.instance_id')}`,
   );
 }

@@ -1,12 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 
+/** What a writer adds to a statement: parameters and named CTEs. */
+export interface StatementBuilder {
+  /** Adds a parameter and returns its placeholder. */
+  param(value: unknown): string;
+  /** Adds a named CTE (`name AS (sql)`). */
+  with(name: string, sql: string): void;
+}
+
 /**
  * One SQL statement assembled from data-modifying CTEs, so an engine call's writes (its effects
- * and the instance row) cost one round trip. Statements of the same text share a name, so each
- * connection prepares each shape once.
+ * and the instance row, or those of a batch of calls) cost one round trip. Statements of the same
+ * text share a name, so each connection prepares each shape once.
  */
-export class WriteStatement {
+export class WriteStatement implements StatementBuilder {
   private readonly values: unknown[] = [];
   private readonly ctes: string[] = [];
 

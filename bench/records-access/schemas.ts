@@ -5,7 +5,15 @@ const fields = `
     - { name: region, type: string, required: true, filterable: true }
     - { name: status, type: enum, enum: [draft, submitted, approved, received, cancelled], required: true, filterable: true }
     - { name: amount, type: number, required: true, filterable: true, sortable: true }
-    - { name: notes, type: string }`;
+    - { name: notes, type: string }${
+      // A deployment whose row filter is by region declares an index that leads with it, so a guarded
+      // list walks its own region in sort order; both schemas get it (BENCH_REGION_INDEX=0: neither).
+      process.env.BENCH_REGION_INDEX === '0'
+        ? ''
+        : `
+  indexes:
+    - { fields: [region, amount] }`
+    }`;
 
 /** Schema paths and tables. */
 export const benchSchemas = {

@@ -65,6 +65,13 @@ export interface SchemaDefinition {
   access: AccessSection;
   /** `spec.archive`: what the archive job moves to cold storage (docs/records/archive.md). */
   archive?: ArchiveSpec;
+  /** `spec.indexes`: btree indexes over several fields, beside those the field flags make. */
+  indexes?: SchemaIndex[];
+}
+
+/** A declared index: its fields in order (the record id is appended so pages are stable). */
+export interface SchemaIndex {
+  fields: string[];
 }
 
 /**

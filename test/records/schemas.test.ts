@@ -198,6 +198,62 @@ describe('records schemas: load, validate, change, watch', () => {
     );
   });
 
+  test('declared indexes: created with the table, added and dropped online, bad ones listed', async () => {
+    const file = path.join(app.resourcesDir, 'gadgets.yaml');
+    const gadgets = (indexes: string) => `apiVersion: weft.dev/v1
+kind: SchemaDefinition
+metadata: {name: gadgets}
+spec:
+  org: demo
+  app: shop
+  domain: catalogue
+  object: gadgets
+  version: v1
+  fields:
+    - {name: region, type: string, required: true, filterable: true}
+    - {name: price, type: number, sortable: true}
+    - {name: specs, type: json}
+${indexes}
+`;
+    const declared = async () =>
+      (
+        await app.database.pool.query<{ indexdef: string }>(
+          `SELECT indexdef FROM pg_indexes WHERE schemaname = 'rec_demo' AND tablename = 'shop__catalogue__gadgets__v1'
+           AND (indexdef LIKE '%(region, price, id)%' OR indexdef LIKE '%(region, created_at, id)%') ORDER BY indexdef`,
+        )
+      ).rows.map((row) => row.indexdef.replace(/^.* USING /, ''));
+    await writeFile(file, gadgets('  indexes:\n    - {fields: [region, price]}'));
+    await app.service.sync.syncFolder();
+    assert.deepEqual(await declared(), ['btree (region, price, id) WHERE (deleted_at IS NULL)']);
+
+    await writeFile(file, gadgets('  indexes:\n    - {fields: [region, created_at]}'));
+    await app.service.sync.syncFolder();
+    assert.deepEqual(await declared(), ['btree (region, created_at, id) WHERE (deleted_at IS NULL)']);
+    const url = '/api/demo/shop/catalogue/gadgets/v1';
+    assert.equal((await app.call('POST', url, { body: { region: 'north', price: 3 } })).statusCode, 201);
+
+    const bad = gadgets(
+      '  indexes:\n    - {fields: [region, nope]}\n    - {fields: [specs]}\n    - {fields: []}\n    - {fields: [price, price]}\n    - {fields: [price], unique: true}',
+    );
+    const report = await applyResources(app.database.pool, parseResourceText(bad, 'gadgets.yaml').documents);
+    assert.deepEqual(
+      report.rejected.map((rejected) => rejected.path),
+      [
+        'spec.indexes[0].fields[1]',
+        'spec.indexes[1].fields[0]',
+        'spec.indexes[2].fields',
+        'spec.indexes[3].fields',
+        'spec.indexes[4].unique',
+      ],
+    );
+    assert.match(report.rejected[1]?.reason ?? '', /json fields cannot be in an index/);
+    assert.deepEqual(
+      await declared(),
+      ['btree (region, created_at, id) WHERE (deleted_at IS NULL)'],
+      'unchanged',
+    );
+  });
+
   test('a changed file is picked up by the watcher; OpenAPI is regenerated', async () => {
     const file = path.join(app.resourcesDir, 'suppliers.yaml');
     const text = await readFile(file, 'utf8');

@@ -37,6 +37,29 @@ export function sessionSettingsSql(identity: Identity, options: { role?: boolean
   return `SELECT ${settings.map(([name, value]) => `set_config('${name}', ${text(value)}, true)`).join(', ')}`;
 }
 
+/**
+ * The statement {@link sessionSettingsExecute} runs, to `PREPARE` once per connection under
+ * {@link preparedSessionSettings}' name: the settings of {@link sessionSettingsSql} with the role,
+ * the caller's values as parameters, so a request's settings are not parsed and planned each time.
+ */
+export const preparedSessionSettings = {
+  name: 'weft_session_settings',
+  text: `SELECT set_config('role', ${text(apiRole)}, true), set_config('weft.actor_id', $1, true),
+                set_config('weft.roles', $2, true), set_config('weft.attributes', $3, true),
+                set_config('weft.scope', $4, true)`,
+} as const;
+
+/** `EXECUTE` of {@link preparedSessionSettings} for `identity` (its values as quoted literals). */
+export function sessionSettingsExecute(identity: Identity): string {
+  const values = [
+    identity.actor_id,
+    arrayLiteral(identity.roles),
+    JSON.stringify(identity.attributes),
+    JSON.stringify(identity.scope ?? {}),
+  ];
+  return `EXECUTE ${preparedSessionSettings.name}(${values.map((value) => `${text(value)}::text`).join(', ')})`;
+}
+
 /** Opens the access session inside a transaction already begun (the write pipeline's). */
 export async function beginAccessSession(client: PoolClient, identity: Identity): Promise<void> {
   await client.query(sessionSettingsSql(identity));

@@ -66,7 +66,8 @@ export function columnDefinition(field: FieldDefinition): string {
 
 /**
  * Indexes of a schema version: unique fields (among live records), filterable and sortable fields
- * (btree, GIN for json), and the default sort. All partial on live rows, which is all the API reads.
+ * (btree, GIN for json), the default sort, and the indexes `spec.indexes` declares. All partial on
+ * live rows, which is all the API reads.
  */
 export function indexesFor(definition: SchemaDefinition): IndexSpec[] {
   const table = tableName(definition);
@@ -101,6 +102,14 @@ export function indexesFor(definition: SchemaDefinition): IndexSpec[] {
         sql: `(${column}, id) ${live}`,
       });
     }
+  }
+  for (const declared of definition.indexes ?? []) {
+    const key = declared.fields.join(',');
+    indexes.push({
+      name: indexName(table, 'declared', key),
+      field: key,
+      sql: `(${declared.fields.map(quoteIdent).join(', ')}, id) ${live}`,
+    });
   }
   return indexes.map((index) => ({ ...index, sql: renderIndex(index, qualified, false) }));
 }

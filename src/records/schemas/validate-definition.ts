@@ -15,6 +15,7 @@ import {
   segmentPattern,
   versionPattern,
 } from './identifiers.js';
+import { validateIndexes } from './index-spec.js';
 
 /** One reason a document was refused, at a path inside it. */
 export interface DocumentProblem {
@@ -108,6 +109,7 @@ export function validateSchemaDefinition(spec: unknown): DefinitionResult {
   }
 
   const access = validateAccessSection(spec.access, fields, problem);
+  const indexes = validateIndexes(spec.indexes, fields, problem);
 
   if (problems.length > 0) return { ok: false, problems };
   const definition: SchemaDefinition = {
@@ -123,6 +125,7 @@ export function validateSchemaDefinition(spec: unknown): DefinitionResult {
     searchTier: searchTier as number,
     fields,
     access,
+    ...(indexes.length > 0 ? { indexes } : {}),
   };
   if (spec.archive !== undefined) {
     const archive = validateArchiveSpec(spec.archive, definition);

@@ -38,26 +38,20 @@ export function sessionSettingsSql(identity: Identity, options: { role?: boolean
 }
 
 /**
- * The statement {@link sessionSettingsExecute} runs, to `PREPARE` once per connection under
- * {@link preparedSessionSettings}' name: the settings of {@link sessionSettingsSql} with the role,
- * the caller's values as parameters, so a request's settings are not parsed and planned each time.
+ * The access session as `SET LOCAL` statements, for a multi-statement message (its implicit
+ * transaction ends the settings): utility statements, so nothing is planned or returned.
  */
-export const preparedSessionSettings = {
-  name: 'weft_session_settings',
-  text: `SELECT set_config('role', ${text(apiRole)}, true), set_config('weft.actor_id', $1, true),
-                set_config('weft.roles', $2, true), set_config('weft.attributes', $3, true),
-                set_config('weft.scope', $4, true)`,
-} as const;
-
-/** `EXECUTE` of {@link preparedSessionSettings} for `identity` (its values as quoted literals). */
-export function sessionSettingsExecute(identity: Identity): string {
-  const values = [
-    identity.actor_id,
-    arrayLiteral(identity.roles),
-    JSON.stringify(identity.attributes),
-    JSON.stringify(identity.scope ?? {}),
+export function sessionSetLocal(identity: Identity): string {
+  const values: [string, string][] = [
+    ['weft.actor_id', identity.actor_id],
+    ['weft.roles', arrayLiteral(identity.roles)],
+    ['weft.attributes', JSON.stringify(identity.attributes)],
+    ['weft.scope', JSON.stringify(identity.scope ?? {})],
   ];
-  return `EXECUTE ${preparedSessionSettings.name}(${values.map((value) => `${text(value)}::text`).join(', ')})`;
+  return [
+    `SET LOCAL role ${apiRole}`,
+    ...values.map(([name, value]) => `SET LOCAL ${name} = ${text(value)}`),
+  ].join('; ');
 }
 
 /** Opens the access session inside a transaction already begun (the write pipeline's). */
@@ -101,7 +95,7 @@ export async function queryInAccessSession<R extends pg.QueryResultRow>(
   identity: Identity,
   text: string,
 ): Promise<R[]> {
-  const results = (await pool.query(`${sessionSettingsSql(identity)}; ${text}`)) as unknown as
+  const results = (await pool.query(`${sessionSetLocal(identity)}; ${text}`)) as unknown as
     pg.QueryResult<R>[] | pg.QueryResult<R>;
   const last = Array.isArray(results) ? results[results.length - 1] : results;
   return last?.rows ?? [];

@@ -3,12 +3,7 @@ import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { Queryable } from '../records/record-repository.js';
 import { quoteLiteral } from '../schemas/identifiers.js';
 import type { Identity } from '../types.js';
-import {
-  preparedSessionSettings,
-  queryInAccessSession,
-  sessionSettingsExecute,
-  withAccessSession,
-} from './access-session.js';
+import { queryInAccessSession, sessionSetLocal, withAccessSession } from './access-session.js';
 
 function arrayText(items: unknown[]): string {
   return `{${items
@@ -69,8 +64,8 @@ const preparedOn = new WeakMap<PoolClient, Set<string>>();
 /**
  * Runs a named statement in an access session at one round trip without planning it each time:
  * the connection prepares it once (`PREPARE`, as SQL, since the driver's protocol-level statements
- * cannot travel in a multi-statement message), and the session settings as well, then each request
- * sends `EXECUTE weft_session_settings(...)` and `EXECUTE name(literals)` together. The plan is made and cached under the request role, which every
+ * cannot travel in a multi-statement message), then each request sends the session's `SET LOCAL`
+ * statements and `EXECUTE name(literals)` together. The plan is made and cached under the request role, which every
  * execution runs as; row-level security's settings are read when it executes.
  */
 async function executeNamed(
@@ -89,20 +84,13 @@ async function executeNamed(
       preparedOn.set(client, prepared);
     }
     const sqlName = `"session_${name.replace(/"/g, '')}"`;
-    const settings = preparedSessionSettings;
-    if (!prepared.has(name) || !prepared.has(settings.name)) {
-      const missing = [
-        ...(prepared.has(settings.name)
-          ? []
-          : [`PREPARE ${settings.name}(text, text, text, text) AS ${settings.text}`]),
-        ...(prepared.has(name) ? [] : [`PREPARE ${sqlName} AS ${text}`]),
-      ];
-      await client.query(missing.join('; '));
-      prepared.add(settings.name).add(name);
+    if (!prepared.has(name)) {
+      await client.query(`PREPARE ${sqlName} AS ${text}`);
+      prepared.add(name);
     }
     const args = literals.length > 0 ? `(${literals.join(', ')})` : '';
     const results = (await client.query(
-      `${sessionSettingsExecute(identity)}; EXECUTE ${sqlName}${args}`,
+      `${sessionSetLocal(identity)}; EXECUTE ${sqlName}${args}`,
     )) as unknown as pg.QueryResult<pg.QueryResultRow>[] | pg.QueryResult<pg.QueryResultRow>;
     const last = Array.isArray(results) ? results[results.length - 1] : results;
     const rows: pg.QueryResultRow[] = last?.rows ?? [];

@@ -8,7 +8,8 @@
  * The two are loaded in alternating slices (see support/interleave.ts): BENCH_ROUNDS (default 5)
  * pairs of BENCH_SECONDS (default 4) each; the ratio is the median of the rounds'.
  * BENCH_DATABASE_URL uses another server; BENCH_ONLY (a substring, e.g. `list`) runs only the
- * matching scenarios.
+ * matching scenarios; BENCH_REGION_INDEX=0 leaves out the (region, amount) index both schemas
+ * declare.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

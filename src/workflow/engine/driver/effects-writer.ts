@@ -6,7 +6,8 @@ import {
   type SubscriptionWait,
   type ThrownEvent,
 } from './subscription-writes.js';
-import type { StatementBuilder } from './write-statement.js';
+import { unnestParams, type StatementBuilder } from './write-statement.js';
+import { columnOf, instanceIds, nows, orgIds, type Tagged } from './tagged-rows.js';
 import { InvalidTimerError, parseTimerSchedule, type TimerSpec } from '../../timers/index.js';
 import { extensionJobPolicy, type ExtensionJobPolicy } from './extension-jobs.js';
 import { addOutboxWrites } from './outbox-writes.js';
@@ -40,9 +41,6 @@ export interface WrittenEffects {
   /** Messages and signals the instance threw, written to `event_outbox`; delivered after commit. */
   thrown: ThrownEvent[];
 }
-
-/** A row to write, with the instance (and its org, key and call time) it belongs to. */
-export type Tagged<T> = EffectTarget & { item: T };
 
 type ExternalTaskWait = Extract<Wait, { kind: 'externalTask' }>;
 type TimerWait = Extract<Wait, { kind: 'timer' }>;
@@ -185,25 +183,9 @@ export class EffectWrites {
 
   /** Adds the gathered writes to `statement`, each kept to instances that pass `guard` (null: all). */
   write(statement: StatementBuilder, guard: InstanceGuard | null): void {
-    const p = (values: unknown[], type: string) => `${statement.param(values)}::${type}[]`;
     const and = (column: string) => (guard ? ` AND ${guard(column)}` : '');
     const where = (column: string) => (guard ? ` WHERE ${guard(column)}` : '');
-    const ids = <T>(rows: Tagged<T>[]) =>
-      p(
-        rows.map((r) => r.instanceId),
-        'uuid',
-      );
-    const orgs = <T>(rows: Tagged<T>[]) =>
-      p(
-        rows.map((r) => r.orgId),
-        'uuid',
-      );
-    const nows = <T>(rows: Tagged<T>[]) =>
-      p(
-        rows.map((r) => r.now),
-        'timestamptz',
-      );
-    const items = <T, V>(rows: Tagged<T>[], pick: (item: T) => V) => rows.map((r) => pick(r.item));
+    const rowsOf = unnestParams.bind(null, statement);
 
     for (const kind of Object.keys(closedTables) as ClosedKind[]) {
       const rows = this.closed[kind];
@@ -212,206 +194,139 @@ export class EffectWrites {
       statement.with(
         cte,
         `DELETE FROM ${table} t
-         USING unnest(${ids(rows)}, ${p(
-           items(rows, (id) => id),
-           'uuid',
-         )}) AS c(instance_id, wait_id)
+         USING ${rowsOf([instanceIds(rows), columnOf(rows, (id) => id, 'uuid')])} AS c(instance_id, wait_id)
          WHERE t.${column} = c.wait_id AND t.process_instance_id = c.instance_id${and('c.instance_id')}`,
       );
     }
     const jobs = this.connectorJobs;
     if (jobs.length > 0) {
+      const rows = rowsOf([
+        orgIds(jobs),
+        instanceIds(jobs),
+        nows(jobs),
+        columnOf(jobs, (j) => j.wait.waitId, 'uuid'),
+        columnOf(jobs, (j) => j.wait.elementId, 'text'),
+        columnOf(jobs, (j) => j.wait.extension.name, 'text'),
+        columnOf(jobs, (j) => j.policy.retries, 'int'),
+        columnOf(jobs, (j) => j.policy.backoffMs, 'int'),
+        columnOf(jobs, (j) => j.policy.maxBackoffMs, 'int'),
+      ]);
       statement.with(
         'new_connector_jobs',
         `INSERT INTO connector_jobs (org_id, process_instance_id, wait_id, element_id, connector, due_at, retries,
                                      backoff_ms, max_backoff_ms, created_at)
          SELECT j.org_id, j.instance_id, j.wait_id, j.element_id, j.connector, j.now, j.retries, j.backoff_ms,
                 j.max_backoff_ms, j.now
-         FROM unnest(${orgs(jobs)}, ${ids(jobs)}, ${nows(jobs)}, ${p(
-           items(jobs, (j) => j.wait.waitId),
-           'uuid',
-         )},
-                     ${p(
-                       items(jobs, (j) => j.wait.elementId),
-                       'text',
-                     )}, ${p(
-                       items(jobs, (j) => j.wait.extension.name),
-                       'text',
-                     )},
-                     ${p(
-                       items(jobs, (j) => j.policy.retries),
-                       'int',
-                     )}, ${p(
-                       items(jobs, (j) => j.policy.backoffMs),
-                       'int',
-                     )},
-                     ${p(
-                       items(jobs, (j) => j.policy.maxBackoffMs),
-                       'int',
-                     )})
-           AS j(org_id, instance_id, now, wait_id, element_id, connector, retries, backoff_ms, max_backoff_ms)${where('j.instance_id')}`,
+         FROM ${rows} AS j(org_id, instance_id, now, wait_id, element_id, connector, retries, backoff_ms,
+                           max_backoff_ms)${where('j.instance_id')}`,
       );
     }
     const external = this.externalTasks;
     if (external.length > 0) {
+      const rows = rowsOf([
+        orgIds(external),
+        instanceIds(external),
+        columnOf(external, (w) => w.waitId, 'uuid'),
+        columnOf(external, (w) => w.elementId, 'text'),
+        columnOf(external, (w) => w.topic, 'text'),
+        columnOf(external, (w) => JSON.stringify(w.variables), 'jsonb'),
+        columnOf(external, (w) => w.retries, 'int'),
+      ]);
       statement.with(
         'new_external',
         `INSERT INTO external_tasks (id, org_id, process_instance_id, activity_id, topic, variables, retries)
          SELECT w.id, w.org_id, w.instance_id, w.activity_id, w.topic, w.variables, w.retries
-         FROM unnest(${orgs(external)}, ${ids(external)}, ${p(
-           items(external, (w) => w.waitId),
-           'uuid',
-         )},
-                     ${p(
-                       items(external, (w) => w.elementId),
-                       'text',
-                     )}, ${p(
-                       items(external, (w) => w.topic),
-                       'text',
-                     )},
-                     ${p(
-                       items(external, (w) => JSON.stringify(w.variables)),
-                       'jsonb',
-                     )}, ${p(
-                       items(external, (w) => w.retries),
-                       'int',
-                     )})
-           AS w(org_id, instance_id, id, activity_id, topic, variables, retries)${where('w.instance_id')}`,
+         FROM ${rows} AS w(org_id, instance_id, id, activity_id, topic, variables, retries)${where('w.instance_id')}`,
       );
     }
     const user = this.userTasks;
     if (user.length > 0) {
+      const rows = rowsOf([
+        orgIds(user),
+        instanceIds(user),
+        columnOf(user, (w) => w.waitId, 'uuid'),
+        columnOf(user, (w) => w.elementId, 'text'),
+        columnOf(user, (w) => w.name, 'text'),
+        columnOf(user, (w) => w.assignee, 'text'),
+        columnOf(user, (w) => JSON.stringify(w.candidateGroups), 'jsonb'),
+        columnOf(user, (w) => JSON.stringify(w.variables), 'jsonb'),
+      ]);
       statement.with(
         'new_user',
         `INSERT INTO user_tasks (id, org_id, process_instance_id, activity_id, name, assignee, candidate_groups, variables)
          SELECT w.id, w.org_id, w.instance_id, w.activity_id, w.name, w.assignee,
                 ARRAY(SELECT jsonb_array_elements_text(w.groups)), w.variables
-         FROM unnest(${orgs(user)}, ${ids(user)}, ${p(
-           items(user, (w) => w.waitId),
-           'uuid',
-         )},
-                     ${p(
-                       items(user, (w) => w.elementId),
-                       'text',
-                     )}, ${p(
-                       items(user, (w) => w.name),
-                       'text',
-                     )},
-                     ${p(
-                       items(user, (w) => w.assignee),
-                       'text',
-                     )}, ${p(
-                       items(user, (w) => JSON.stringify(w.candidateGroups)),
-                       'jsonb',
-                     )},
-                     ${p(
-                       items(user, (w) => JSON.stringify(w.variables)),
-                       'jsonb',
-                     )})
-           AS w(org_id, instance_id, id, activity_id, name, assignee, groups, variables)${where('w.instance_id')}`,
+         FROM ${rows} AS w(org_id, instance_id, id, activity_id, name, assignee, groups, variables)${where('w.instance_id')}`,
       );
     }
-    addSubscriptionWrites(statement, this.openedSubscriptions, this.closedSubscriptions, { and, where, p });
+    addSubscriptionWrites(statement, this.openedSubscriptions, this.closedSubscriptions, { and, where });
     // Thrown events become outbox rows of this same statement: they exist exactly if the write commits.
-    addOutboxWrites(statement, this.thrown, { where, p });
+    addOutboxWrites(statement, this.thrown, where);
     const timers = this.timers;
     if (timers.length > 0) {
+      const rows = rowsOf([
+        orgIds(timers),
+        instanceIds(timers),
+        nows(timers),
+        columnOf(timers, (t) => t.waitId, 'uuid'),
+        columnOf(timers, (t) => t.elementId, 'text'),
+        columnOf(timers, (t) => JSON.stringify(t.schedule), 'jsonb'),
+        columnOf(timers, (t) => t.dueAt, 'timestamptz'),
+      ]);
       statement.with(
         'new_timers',
         `INSERT INTO timer_jobs (org_id, process_instance_id, wait_id, element_id, schedule, due_at, created_at)
          SELECT t.org_id, t.instance_id, t.wait_id, t.element_id, t.schedule, t.due_at, t.now
-         FROM unnest(${orgs(timers)}, ${ids(timers)}, ${nows(timers)}, ${p(
-           items(timers, (t) => t.waitId),
-           'uuid',
-         )},
-                     ${p(
-                       items(timers, (t) => t.elementId),
-                       'text',
-                     )}, ${p(
-                       items(timers, (t) => JSON.stringify(t.schedule)),
-                       'jsonb',
-                     )},
-                     ${p(
-                       items(timers, (t) => t.dueAt),
-                       'timestamptz',
-                     )})
-           AS t(org_id, instance_id, now, wait_id, element_id, schedule, due_at)${where('t.instance_id')}`,
+         FROM ${rows} AS t(org_id, instance_id, now, wait_id, element_id, schedule, due_at)${where('t.instance_id')}`,
       );
     }
     const incidents = this.incidents;
     if (incidents.length > 0) {
+      const rows = rowsOf([
+        orgIds(incidents),
+        instanceIds(incidents),
+        columnOf(incidents, (i) => i.incidentId, 'uuid'),
+        columnOf(incidents, (i) => i.elementId, 'text'),
+        columnOf(incidents, (i) => i.kind, 'text'),
+        columnOf(incidents, (i) => i.waitId, 'uuid'),
+        columnOf(incidents, (i) => i.message, 'text'),
+        columnOf(incidents, (i) => i.createdAt, 'timestamptz'),
+        columnOf(incidents, (i) => i.resolvedAt, 'timestamptz'),
+      ]);
       statement.with(
         'new_incidents',
         `INSERT INTO incidents (id, org_id, process_instance_id, activity_id, kind, wait_id, message, created_at, resolved_at)
          SELECT i.id, i.org_id, i.instance_id, i.activity_id, i.kind, i.wait_id, i.message, i.created_at, i.resolved_at
-         FROM unnest(${orgs(incidents)}, ${ids(incidents)}, ${p(
-           items(incidents, (i) => i.incidentId),
-           'uuid',
-         )},
-                     ${p(
-                       items(incidents, (i) => i.elementId),
-                       'text',
-                     )}, ${p(
-                       items(incidents, (i) => i.kind),
-                       'text',
-                     )},
-                     ${p(
-                       items(incidents, (i) => i.waitId),
-                       'uuid',
-                     )}, ${p(
-                       items(incidents, (i) => i.message),
-                       'text',
-                     )},
-                     ${p(
-                       items(incidents, (i) => i.createdAt),
-                       'timestamptz',
-                     )}, ${p(
-                       items(incidents, (i) => i.resolvedAt),
-                       'timestamptz',
-                     )})
-           AS i(org_id, instance_id, id, activity_id, kind, wait_id, message, created_at, resolved_at)${where('i.instance_id')}`,
+         FROM ${rows} AS i(org_id, instance_id, id, activity_id, kind, wait_id, message, created_at,
+                           resolved_at)${where('i.instance_id')}`,
       );
     }
     const resolved = this.resolvedIncidents;
     if (resolved.length > 0) {
+      const rows = rowsOf([instanceIds(resolved), nows(resolved), columnOf(resolved, (id) => id, 'uuid')]);
       statement.with(
         'resolved_incidents',
         `UPDATE incidents SET resolved_at = r.now
-         FROM unnest(${ids(resolved)}, ${nows(resolved)}, ${p(
-           items(resolved, (id) => id),
-           'uuid',
-         )}) AS r(instance_id, now, id)
+         FROM ${rows} AS r(instance_id, now, id)
          WHERE incidents.id = r.id AND incidents.resolved_at IS NULL${and('r.instance_id')}`,
       );
     }
     const history = this.history;
     if (history.length > 0) {
+      const rows = rowsOf([
+        instanceIds(history),
+        columnOf(history, (h) => h.kind, 'text'),
+        columnOf(history, (h) => h.elementId, 'text'),
+        columnOf(history, (h) => h.elementType, 'text'),
+        columnOf(history, (h) => h.tokenId, 'text'),
+        columnOf(history, (h) => h.at, 'timestamptz'),
+        columnOf(history, (h) => JSON.stringify(h.data), 'jsonb'),
+      ]);
       statement.with(
         'new_history',
         `INSERT INTO process_history (process_instance_id, kind, element_id, element_type, token_id, at, data)
          SELECT h.instance_id, h.kind, h.element_id, h.element_type, h.token_id, h.at, h.data
-         FROM unnest(${ids(history)}, ${p(
-           items(history, (h) => h.kind),
-           'text',
-         )}, ${p(
-           items(history, (h) => h.elementId),
-           'text',
-         )},
-                     ${p(
-                       items(history, (h) => h.elementType),
-                       'text',
-                     )}, ${p(
-                       items(history, (h) => h.tokenId),
-                       'text',
-                     )},
-                     ${p(
-                       items(history, (h) => h.at),
-                       'timestamptz',
-                     )}, ${p(
-                       items(history, (h) => JSON.stringify(h.data)),
-                       'jsonb',
-                     )})
-           WITH ORDINALITY AS h(instance_id, kind, element_id, element_type, token_id, at, data, n)${where('h.instance_id')}
+         FROM ${rows} WITH ORDINALITY AS h(instance_id, kind, element_id, element_type, token_id, at, data, n)${where('h.instance_id')}
          ORDER BY h.n`,
       );
     }

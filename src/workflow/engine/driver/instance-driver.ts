@@ -22,18 +22,20 @@ import { addEffects, EffectWrites, type EffectTarget, type WrittenEffects } from
 import type { EngineMetrics } from './engine-metrics.js';
 import type { ImmediateWork } from './immediate-work.js';
 import {
-  addGuardedUpdate,
   addGuardedUpdates,
   addNewInstances,
   lockInstanceCounters,
+  runGuardedUpdates,
   runNewInstances,
   type NewInstance,
+} from './batch-instance-writes.js';
+import {
+  addGuardedUpdate,
   addInstanceCounter,
   insertInstance,
   isEnded,
   readInstance,
   runGuardedUpdate,
-  runGuardedUpdates,
   type InstanceRecord,
   type StoredInstance,
 } from './instance-repository.js';

@@ -1,6 +1,6 @@
 import type { Wait } from '../runtime/index.js';
-import type { Tagged } from './effects-writer.js';
-import type { StatementBuilder } from './write-statement.js';
+import { columnOf, instanceIds, nows, orgIds, type Tagged } from './tagged-rows.js';
+import { unnestParams, type StatementBuilder } from './write-statement.js';
 
 /** A message or signal wait: what becomes a row of `event_subscriptions`. */
 export type SubscriptionWait = Extract<Wait, { kind: 'message' | 'signal' }>;
@@ -24,81 +24,43 @@ export function isSubscriptionWait(wait: Wait): wait is SubscriptionWait {
   return wait.kind === 'message' || wait.kind === 'signal';
 }
 
-/** How the effects writer builds a CTE's parameters and guard (see EffectWrites.write). */
-export interface RowsSql {
-  /** `WHERE <guard of the instance id column>`, or nothing. */
-  where: (instanceIdSql: string) => string;
-  /** `AND <guard of the instance id column>`, or nothing. */
-  and: (instanceIdSql: string) => string;
-  /** An array parameter with its cast. */
-  p: (values: unknown[], type: string) => string;
-}
-
 /**
  * Adds the subscription rows engine calls opened and deletes those they closed, as CTEs of the
- * calls' statement (each row kept to instances that pass the guard), so a subscription exists
- * exactly while its wait is open.
+ * calls' statement (each row kept to instances that pass the guard, through `and`/`where` of the
+ * instance id column), so a subscription exists exactly while its wait is open.
  */
 export function addSubscriptionWrites(
   statement: StatementBuilder,
   opened: readonly Tagged<SubscriptionWait>[],
   closed: readonly Tagged<string>[],
-  { where, and, p }: RowsSql,
+  guard: { and: (instanceIdSql: string) => string; where: (instanceIdSql: string) => string },
 ): void {
   if (closed.length > 0) {
+    const rows = unnestParams(statement, [instanceIds(closed), columnOf(closed, (id) => id, 'uuid')]);
     statement.with(
       'closed_subscriptions',
       `DELETE FROM event_subscriptions s
-       USING unnest(${p(
-         closed.map((c) => c.instanceId),
-         'uuid',
-       )}, ${p(
-         closed.map((c) => c.item),
-         'uuid',
-       )}) AS c(instance_id, wait_id)
-       WHERE s.wait_id = c.wait_id AND s.process_instance_id = c.instance_id${and('c.instance_id')}`,
+       USING ${rows} AS c(instance_id, wait_id)
+       WHERE s.wait_id = c.wait_id AND s.process_instance_id = c.instance_id${guard.and('c.instance_id')}`,
     );
   }
   if (opened.length === 0) return;
-  const waits = opened.map((o) => o.item);
+  const rows = unnestParams(statement, [
+    orgIds(opened),
+    instanceIds(opened),
+    [opened.map((o) => o.processKey), 'text'],
+    nows(opened),
+    columnOf(opened, (w) => w.waitId, 'uuid'),
+    columnOf(opened, (w) => w.elementId, 'text'),
+    columnOf(opened, (w) => w.kind, 'text'),
+    columnOf(opened, (w) => (w.kind === 'message' ? w.messageName : w.signalName), 'text'),
+    columnOf(opened, (w) => (w.kind === 'message' ? w.correlationKey : null), 'text'),
+  ]);
   statement.with(
     'new_subscriptions',
     `INSERT INTO event_subscriptions
        (wait_id, org_id, process_instance_id, process_key, element_id, kind, name, correlation_key, created_at)
      SELECT s.wait_id, s.org_id, s.instance_id, s.process_key, s.element_id, s.kind, s.name, s.correlation_key, s.now
-     FROM unnest(${p(
-       opened.map((o) => o.orgId),
-       'uuid',
-     )}, ${p(
-       opened.map((o) => o.instanceId),
-       'uuid',
-     )},
-                 ${p(
-                   opened.map((o) => o.processKey),
-                   'text',
-                 )}, ${p(
-                   opened.map((o) => o.now),
-                   'timestamptz',
-                 )},
-                 ${p(
-                   waits.map((w) => w.waitId),
-                   'uuid',
-                 )}, ${p(
-                   waits.map((w) => w.elementId),
-                   'text',
-                 )},
-                 ${p(
-                   waits.map((w) => w.kind),
-                   'text',
-                 )},
-                 ${p(
-                   waits.map((w) => (w.kind === 'message' ? w.messageName : w.signalName)),
-                   'text',
-                 )},
-                 ${p(
-                   waits.map((w) => (w.kind === 'message' ? w.correlationKey : null)),
-                   'text',
-                 )})
-       AS s(org_id, instance_id, process_key, now, wait_id, element_id, kind, name, correlation_key)${where('s.instance_id')}`,
+     FROM ${rows} AS s(org_id, instance_id, process_key, now, wait_id, element_id, kind, name, correlation_key)${guard.where('s.instance_id')}`,
   );
 }

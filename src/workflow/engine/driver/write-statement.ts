@@ -43,3 +43,14 @@ export class WriteStatement implements StatementBuilder {
     return rows;
   }
 }
+
+/**
+ * `unnest($a::type[], $b::type[], …)`: a row per index of the columns, each column an array
+ * parameter of `statement` with its element type.
+ */
+export function unnestParams(
+  statement: StatementBuilder,
+  columns: readonly (readonly [values: readonly unknown[], type: string])[],
+): string {
+  return `unnest(${columns.map(([values, type]) => `${statement.param(values)}::${type}[]`).join(', ')})`;
+}

@@ -47,6 +47,31 @@ describe('records access: statements in one round trip with inlined values', () 
     assert.notEqual(rows[0]?.role, 'weft_records_api');
   });
 
+  test('hostile caller values reach the session settings exactly, in named and inlined statements', async () => {
+    const identity = {
+      actor_id: `x'; RESET ROLE; SET LOCAL weft.actor_id = 'admin'; -- \\`,
+      roles: ['a"b', "c'd", 'e\\f'],
+      attributes: { region: `n'o"r\\th; --` },
+    };
+    const db = statementSession(database.pool, identity);
+    const text = `SELECT current_setting('weft.actor_id') AS actor, current_setting('weft.roles') AS roles,
+                         current_setting('weft.attributes')::jsonb AS attributes, current_user AS role`;
+    for (const name of [undefined, 'hostile-settings-check']) {
+      const { rows } = await db.query<{ actor: string; roles: string; attributes: unknown; role: string }>({
+        text,
+        values: [],
+        ...(name === undefined ? {} : { name }),
+      });
+      assert.equal(rows[0]?.actor, identity.actor_id, name ?? 'inlined');
+      const roles = await database.pool.query<{ roles: string[] }>('SELECT $1::text[] AS roles', [
+        rows[0]?.roles,
+      ]);
+      assert.deepEqual(roles.rows[0]?.roles, identity.roles);
+      assert.deepEqual(rows[0]?.attributes, identity.attributes);
+      assert.equal(rows[0]?.role, 'weft_records_api');
+    }
+  });
+
   test('a value holding NUL is not inlined', () => {
     assert.equal(inlineValues('SELECT $1::text', [`a${String.fromCharCode(0)}b`]), undefined);
   });

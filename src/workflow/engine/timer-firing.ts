@@ -1,7 +1,13 @@
 import type { PoolClient } from '../../platform/database/pool.js';
 import { ServiceError } from '../../platform/http/service-error.js';
 import type { TimerJob } from '../timers/index.js';
-import type { BatchItem, EventCondition, InstanceDriver, StartItem } from './driver/instance-driver.js';
+import {
+  InstanceContentionError,
+  type BatchItem,
+  type EventCondition,
+  type InstanceDriver,
+  type StartItem,
+} from './driver/instance-driver.js';
 import { readInstances, type StoredInstance } from './driver/instance-repository.js';
 
 /** What a fired timer does to the engine, inside the timer claim's transaction. */
@@ -118,9 +124,16 @@ export function timerFiring(driver: InstanceDriver): TimerFiring {
   };
 }
 
-/** The wait closed or the instance ended in the meantime: the timer has nothing left to do. */
-function isNothingLeftToDo(error: unknown): boolean {
-  return error instanceof ServiceError && (error.statusCode === 404 || error.statusCode === 409);
+/**
+ * The wait closed or the instance ended in the meantime: the timer has nothing left to do. Losing
+ * the race for the instance too often is not that: the firing fails and is retried.
+ */
+export function isNothingLeftToDo(error: unknown): boolean {
+  return (
+    error instanceof ServiceError &&
+    !(error instanceof InstanceContentionError) &&
+    (error.statusCode === 404 || error.statusCode === 409)
+  );
 }
 
 /**

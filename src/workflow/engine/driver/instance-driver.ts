@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Clock } from '../../../platform/clock.js';
 import { withTransaction, type Pool, type PoolClient } from '../../../platform/database/pool.js';
 import type { TaskAnnouncer } from '../../external-tasks/task-notifier.js';
+import { ServiceError } from '../../../platform/http/service-error.js';
 import { WorkflowErrors } from '../../errors.js';
 import type { ModelCache } from '../../deployments/model-cache.js';
 import type { ProcessModel } from '../model/index.js';
@@ -331,7 +332,7 @@ export class InstanceDriver {
         return { instance, written };
       }
       if (attempt >= attempts) {
-        throw WorkflowErrors.conflict('The process instance is changing too often; try again');
+        throw new InstanceContentionError();
       }
     }
   }
@@ -514,6 +515,16 @@ export class InstanceDriver {
         if (Number.isFinite(seconds)) metrics.finished(instance.process_key, effect.status, seconds);
       }
     }
+  }
+}
+
+/**
+ * An event whose write lost the race for its instance `maxAttempts` times in a row: a 409 to an API
+ * client, but not "nothing left to do" for a timer, which must try again.
+ */
+export class InstanceContentionError extends ServiceError {
+  constructor() {
+    super(409, 'U409', 'The process instance is changing too often; try again');
   }
 }
 

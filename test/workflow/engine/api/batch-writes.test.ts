@@ -4,7 +4,12 @@ import { Registry } from 'prom-client';
 import { ModelCache } from '../../../../src/workflow/deployments/model-cache.js';
 import { EngineMetrics } from '../../../../src/workflow/engine/driver/engine-metrics.js';
 import { combineImmediateWork } from '../../../../src/workflow/engine/driver/immediate-work.js';
-import { InstanceDriver } from '../../../../src/workflow/engine/driver/instance-driver.js';
+import {
+  InstanceContentionError,
+  InstanceDriver,
+} from '../../../../src/workflow/engine/driver/instance-driver.js';
+import { isNothingLeftToDo } from '../../../../src/workflow/engine/timer-firing.js';
+import { WorkflowErrors } from '../../../../src/workflow/errors.js';
 import { readInstance, readInstances } from '../../../../src/workflow/engine/driver/instance-repository.js';
 import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
 
@@ -161,4 +166,12 @@ test('applyAll: an instance changed since the batch read it is read again; an en
     (await rows('SELECT 1 FROM external_tasks WHERE process_instance_id = $1', [ended.id])).length,
     0,
   );
+});
+
+test('a timer whose instance ended or whose wait closed has nothing left to do; lost races are failures', () => {
+  assert.equal(isNothingLeftToDo(WorkflowErrors.notFound('No such wait')), true);
+  assert.equal(isNothingLeftToDo(WorkflowErrors.conflict('The process instance is completed')), true);
+  assert.equal(isNothingLeftToDo(new InstanceContentionError()), false, 'retried, not dropped');
+  assert.equal(new InstanceContentionError().statusCode, 409, 'an API client still sees 409');
+  assert.equal(isNothingLeftToDo(new Error('connection reset')), false);
 });

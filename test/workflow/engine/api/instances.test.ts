@@ -118,7 +118,12 @@ describe('process instances, external tasks and user tasks', () => {
       false,
       'not before the retry timeout',
     );
-    await f.workflow.database.pool.query('UPDATE external_tasks SET due_at = now() WHERE id = $1', [task.id]);
+    // A second in the past: the fetch compares with the service's clock, whose milliseconds may not
+    // yet have reached the database's microseconds.
+    await f.workflow.database.pool.query(
+      `UPDATE external_tasks SET due_at = now() - interval '1 second' WHERE id = $1`,
+      [task.id],
+    );
     const [retried] = (await f.fetch('w', 'charge')).filter((t) => t.id === task.id);
     assert.ok(retried);
     const last = await f.workflow.request({

@@ -25,7 +25,13 @@ export function createPool(connectionString: string, options: PoolOptions): Pool
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });
-  pool.on('error', (error) => options.logger?.warn({ err: error }, 'idle database connection failed'));
+  // The error carries its whole client (connection parameters, statement cache): log what happened only.
+  pool.on('error', (error) =>
+    options.logger?.warn(
+      { err: { message: error.message, code: (error as { code?: unknown }).code } },
+      'idle database connection failed',
+    ),
+  );
   return pool;
 }
 

@@ -35,11 +35,18 @@ export function createPool(connectionString: string, options: PoolOptions): Pool
   return pool;
 }
 
-/** Runs `work` inside one transaction on one connection; rolls back if it throws. */
-export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` inside one transaction on one connection; rolls back if it throws. `begin` is the SQL
+ * that opens it (`BEGIN` with transaction-local settings in the same message, for one round trip).
+ */
+export async function withTransaction<T>(
+  pool: Pool,
+  work: (client: PoolClient) => Promise<T>,
+  options: { begin?: string } = {},
+): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(options.begin ?? 'BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;

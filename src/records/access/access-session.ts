@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Pool, PoolClient } from '../../platform/database/pool.js';
+import { withTransaction, type Pool, type PoolClient } from '../../platform/database/pool.js';
 import { quoteLiteral } from '../schemas/identifiers.js';
 import type { Identity } from '../types.js';
 import { apiRole } from './rls-ddl.js';
@@ -9,7 +9,7 @@ import { apiRole } from './rls-ddl.js';
  * the role becomes `weft_records_api` (so RLS applies even when we connect as an owner or a
  * superuser) and the caller is published as transaction-local settings that row filters and
  * policies read: `weft.actor_id` (text), `weft.roles` (a text[] literal), `weft.attributes` and
- * `weft.scope` (JSON objects). `set_config(..., true)` ends with the transaction, so a pooled
+ * `weft.scope` (JSON objects). `SET LOCAL` ends with the transaction, so a pooled
  * connection never carries one caller's settings into another's request.
  */
 
@@ -23,34 +23,21 @@ function arrayLiteral(items: readonly string[]): string {
 }
 
 /**
- * The `SELECT set_config(...)` that opens an access session for `identity`; with `role: false`
- * only the caller's settings, keeping the connecting role (reads that must see every hot row).
+ * The `SET LOCAL` statements that open an access session for `identity`, inside a transaction or a
+ * multi-statement message (whose implicit transaction ends them): utility statements, so nothing
+ * is planned or returned. With `role: false` only the caller's settings, keeping the connecting
+ * role (reads that must see every hot row).
  */
 export function sessionSettingsSql(identity: Identity, options: { role?: boolean } = {}): string {
   const settings: [string, string][] = [
-    ...((options.role ?? true) ? [['role', apiRole] as [string, string]] : []),
-    ['weft.actor_id', identity.actor_id],
-    ['weft.roles', arrayLiteral(identity.roles)],
-    ['weft.attributes', JSON.stringify(identity.attributes)],
-    ['weft.scope', JSON.stringify(identity.scope ?? {})],
-  ];
-  return `SELECT ${settings.map(([name, value]) => `set_config('${name}', ${text(value)}, true)`).join(', ')}`;
-}
-
-/**
- * The access session as `SET LOCAL` statements, for a multi-statement message (its implicit
- * transaction ends the settings): utility statements, so nothing is planned or returned.
- */
-export function sessionSetLocal(identity: Identity): string {
-  const values: [string, string][] = [
     ['weft.actor_id', identity.actor_id],
     ['weft.roles', arrayLiteral(identity.roles)],
     ['weft.attributes', JSON.stringify(identity.attributes)],
     ['weft.scope', JSON.stringify(identity.scope ?? {})],
   ];
   return [
-    `SET LOCAL role ${apiRole}`,
-    ...values.map(([name, value]) => `SET LOCAL ${name} = ${text(value)}`),
+    ...((options.role ?? true) ? [`SET LOCAL role ${apiRole}`] : []),
+    ...settings.map(([name, value]) => `SET LOCAL ${name} = ${text(value)}`),
   ].join('; ');
 }
 
@@ -70,18 +57,7 @@ export async function withAccessSession<T>(
   work: (client: PoolClient) => Promise<T>,
   options: { role?: boolean } = {},
 ): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query(`BEGIN; ${sessionSettingsSql(identity, options)}`);
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  return withTransaction(pool, work, { begin: `BEGIN; ${sessionSettingsSql(identity, options)}` });
 }
 
 /**
@@ -95,7 +71,7 @@ export async function queryInAccessSession<R extends pg.QueryResultRow>(
   identity: Identity,
   text: string,
 ): Promise<R[]> {
-  const results = (await pool.query(`${sessionSetLocal(identity)}; ${text}`)) as unknown as
+  const results = (await pool.query(`${sessionSettingsSql(identity)}; ${text}`)) as unknown as
     pg.QueryResult<R>[] | pg.QueryResult<R>;
   const last = Array.isArray(results) ? results[results.length - 1] : results;
   return last?.rows ?? [];

@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { Queryable } from '../records/record-repository.js';
 import { quoteLiteral } from '../schemas/identifiers.js';
 import type { Identity } from '../types.js';
-import { queryInAccessSession, sessionSetLocal, withAccessSession } from './access-session.js';
+import { queryInAccessSession, sessionSettingsSql, withAccessSession } from './access-session.js';
 
 function arrayText(items: unknown[]): string {
   return `{${items
@@ -90,7 +90,7 @@ async function executeNamed(
     }
     const args = literals.length > 0 ? `(${literals.join(', ')})` : '';
     const results = (await client.query(
-      `${sessionSetLocal(identity)}; EXECUTE ${sqlName}${args}`,
+      `${sessionSettingsSql(identity)}; EXECUTE ${sqlName}${args}`,
     )) as unknown as pg.QueryResult<pg.QueryResultRow>[] | pg.QueryResult<pg.QueryResultRow>;
     const last = Array.isArray(results) ? results[results.length - 1] : results;
     const rows: pg.QueryResultRow[] = last?.rows ?? [];

@@ -8,6 +8,7 @@ import { maskRecord } from '../access/field-access.js';
 import { identityOf } from '../auth/request-identity.js';
 import { RecordsErrors } from '../errors.js';
 import { successBody } from '../http/envelope.js';
+import { sendRecordPage } from '../http/page-response.js';
 import { schemaBase, schemaRequest } from '../http/schema-request.js';
 import type { CursorCodec } from '../records/cursor.js';
 import { parseListQuery } from '../records/list-query.js';
@@ -242,13 +243,6 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     const { page } = await access.readPage(pool, identityOf(request), schema, plan, cursors, [], {
       table: snapshotTable(snapshot.snapshot_id),
     });
-    const pagination: Record<string, unknown> = { limit: plan.limit };
-    if (plan.offset !== undefined) Object.assign(pagination, { offset: plan.offset, total: page.total });
-    Object.assign(pagination, { cursor: page.cursor, has_more: page.hasMore });
-    return reply
-      .type('application/json')
-      .send(
-        successBody(`[${page.rows.join(',')}]`, request.id, `,"pagination":${JSON.stringify(pagination)}`),
-      );
+    return sendRecordPage(reply, request, plan, page);
   });
 }

@@ -10,15 +10,11 @@ import type { CursorCodec } from '../records/cursor.js';
 import { parseListQuery } from '../records/list-query.js';
 import { parseQueryBody } from '../records/query-body.js';
 import { insertRecord, patchRecord, softDeleteRecord } from '../records/record-repository.js';
-import type { RecordPage } from '../records/select-records.js';
-import type { SelectPlan } from '../records/select-plan.js';
 import type { WritePipeline, WriteRequest, WriteResult } from '../records/write-pipeline.js';
-import { uuidPattern } from '../schemas/identifiers.js';
-import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
-import type { Operation } from '../types.js';
 import { successBody } from './envelope.js';
-import { markOperation } from './operation-metrics.js';
+import { sendRecordPage } from './page-response.js';
+import { schemaBase, schemaRequest } from './schema-request.js';
 
 /** What the record routes need. */
 export interface RecordRouteDependencies {
@@ -27,15 +23,6 @@ export interface RecordRouteDependencies {
   access: AccessControl;
   pipeline: WritePipeline;
   cursors: CursorCodec;
-}
-
-interface SchemaParams {
-  org: string;
-  app: string;
-  domain: string;
-  object: string;
-  version: string;
-  id?: string;
 }
 
 const idempotencyKeyShape = /^[\x21-\x7e]{1,255}$/;
@@ -50,20 +37,9 @@ const hidden = { schema: { hide: true } } as const;
  */
 export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependencies): void {
   const { registry, access, pipeline, cursors, pool } = deps;
-  const base = '/api/:org/:app/:domain/:object/:version';
+  const base = schemaBase;
 
-  const prepare = (request: FastifyRequest, operation: Operation, label: string): CompiledSchema => {
-    const p = request.params as SchemaParams;
-    const schema = registry.resolve(`${p.org}/${p.app}/${p.domain}/${p.object}/${p.version}`);
-    markOperation(request, schema.path, label);
-    access.authorize(identityOf(request), schema, operation);
-    return schema;
-  };
-  const recordId = (request: FastifyRequest, schema: CompiledSchema): string => {
-    const id = (request.params as SchemaParams).id ?? '';
-    if (!uuidPattern.test(id)) throw RecordsErrors.entityNotFound(schema.path, id.slice(0, 100));
-    return id.toLowerCase();
-  };
+  const { prepare, recordId } = schemaRequest(registry, access);
   const idempotency = (request: FastifyRequest): WriteRequest['idempotency'] => {
     const key = request.headers['idempotency-key'];
     if (key === undefined) return undefined;
@@ -78,26 +54,6 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     void reply.status(result.response.status);
     if (result.response.status === 204) return reply.send();
     return reply.type('application/json').send(result.response.body);
-  };
-  const sendPage = (
-    reply: FastifyReply,
-    request: FastifyRequest,
-    plan: SelectPlan,
-    page: RecordPage,
-    included?: string,
-  ) => {
-    const pagination: Record<string, unknown> = { limit: plan.limit };
-    if (plan.offset !== undefined) Object.assign(pagination, { offset: plan.offset, total: page.total });
-    Object.assign(pagination, { cursor: page.cursor, has_more: page.hasMore });
-    return reply
-      .type('application/json')
-      .send(
-        successBody(
-          `[${page.rows.join(',')}]`,
-          request.id,
-          `,"pagination":${JSON.stringify(pagination)}${included !== undefined ? `,"included":${included}` : ''}`,
-        ),
-      );
   };
 
   app.post(base, hidden, async (request, reply) => {
@@ -127,13 +83,13 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     const plan = parseListQuery(schema, query);
     const includes = parseInclude(query.include, schema, registry);
     const read = await access.readPage(pool, identityOf(request), schema, plan, cursors, includes);
-    return sendPage(reply, request, plan, read.page, read.included);
+    return sendRecordPage(reply, request, plan, read.page, read.included);
   });
 
   app.post(`${base}/query`, hidden, async (request, reply) => {
     const schema = prepare(request, 'read', 'query');
     const plan = parseQueryBody(schema, request.body);
-    return sendPage(
+    return sendRecordPage(
       reply,
       request,
       plan,

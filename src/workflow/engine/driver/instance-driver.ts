@@ -280,14 +280,9 @@ export class InstanceDriver {
     }
     for (const index of onTheirOwn) {
       const { definition, startEventId } = items[index] as StartItem;
-      try {
-        outcomes[index] = {
-          ok: true,
-          driven: await this.start(definition, { variables: {}, businessKey: null, startEventId }, client),
-        };
-      } catch (error) {
-        outcomes[index] = { ok: false, error };
-      }
+      outcomes[index] = await outcomeOf(() =>
+        this.start(definition, { variables: {}, businessKey: null, startEventId }, client),
+      );
     }
     return outcomes;
   }
@@ -390,14 +385,7 @@ export class InstanceDriver {
     }
     for (const index of onTheirOwn.sort((a, b) => a - b)) {
       const item = items[index] as BatchItem;
-      try {
-        outcomes[index] = {
-          ok: true,
-          driven: await this.apply(item.instanceId, item.event, undefined, client),
-        };
-      } catch (error) {
-        outcomes[index] = { ok: false, error };
-      }
+      outcomes[index] = await outcomeOf(() => this.apply(item.instanceId, item.event, undefined, client));
     }
     return outcomes;
   }
@@ -532,6 +520,15 @@ export class InstanceContentionError extends ServiceError {
 export class StaleDefinitionError extends Error {
   constructor(readonly definitionId: string) {
     super(`definition ${definitionId} is no longer the latest enabled version of its key`);
+  }
+}
+
+/** The outcome of one item of a batch driven on its own: its instance, or the error it threw. */
+async function outcomeOf(drive: () => Promise<DrivenInstance>): Promise<BatchOutcome> {
+  try {
+    return { ok: true, driven: await drive() };
+  } catch (error) {
+    return { ok: false, error };
   }
 }
 

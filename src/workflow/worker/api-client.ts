@@ -1,15 +1,15 @@
 import { ExternalTaskApiError, ExternalTaskNetworkError } from './errors.js';
 import type { ExternalTask, Variables } from './types.js';
+import type { Transport, TransportAnswer, TransportMethod } from './transport.js';
 import { taskFromWire } from './wire-task.js';
 
 /** How the API client reaches the engine. */
 export interface ApiClientOptions {
-  /** The workflow service's root, e.g. `http://localhost:8080`; a trailing `/api/v1` is accepted. */
-  baseUrl: string;
+  /** Sends to the workflow service's root (see {@link serviceRoot}). */
+  transport: Transport;
   workerId: string;
   /** Sent as `Authorization: Bearer …` when set (an API key or JWT). */
   token?: string;
-  fetch: typeof globalThis.fetch;
   /** Time limit of every request but the long poll, which gets its own. */
   requestTimeoutMs: number;
 }
@@ -32,11 +32,7 @@ const LONG_POLL_GRACE_MS = 10_000;
  * Non-2xx answers throw {@link ExternalTaskApiError}; no answer throws {@link ExternalTaskNetworkError}.
  */
 export class ExternalTaskApiClient {
-  readonly #root: string;
-
-  constructor(private readonly options: ApiClientOptions) {
-    this.#root = `${options.baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '')}/api/v1/external-tasks`;
-  }
+  constructor(private readonly options: ApiClientOptions) {}
 
   /** Fetches and locks up to `maxTasks` tasks of the topics. */
   async fetchAndLock(request: FetchAndLockRequest): Promise<ExternalTask[]> {
@@ -51,9 +47,10 @@ export class ExternalTaskApiClient {
         ? { async_response_timeout_ms: request.asyncResponseTimeoutMs }
         : {}),
     };
-    const timeout = AbortSignal.timeout(request.asyncResponseTimeoutMs + LONG_POLL_GRACE_MS);
-    const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
-    const answer = await this.#send('POST', '/fetch-and-lock', body, signal);
+    const answer = await this.#send('POST', '/fetch-and-lock', body, {
+      timeoutMs: request.asyncResponseTimeoutMs + LONG_POLL_GRACE_MS,
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    });
     if (!Array.isArray(answer)) throw new TypeError('fetch-and-lock did not answer an array');
     return answer.map(taskFromWire);
   }
@@ -101,46 +98,57 @@ export class ExternalTaskApiClient {
     await this.#send('DELETE', `/${encodeURIComponent(taskId)}/lock`);
   }
 
-  async #send(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
+  async #send(
+    method: TransportMethod,
+    path: string,
+    body?: unknown,
+    limits: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<unknown> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.options.token !== undefined) headers.authorization = `Bearer ${this.options.token}`;
-    let response: Response;
+    let answer: TransportAnswer;
     try {
-      response = await this.options.fetch(`${this.#root}${path}`, {
+      answer = await this.options.transport.send({
         method,
+        path: `/api/v1/external-tasks${path}`,
         headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: signal ?? AbortSignal.timeout(this.options.requestTimeoutMs),
+        ...(limits.signal === undefined ? {} : { signal: limits.signal }),
+        timeoutMs: limits.timeoutMs ?? this.options.requestTimeoutMs,
       });
     } catch (error) {
       // The message names the request only: never the body, which holds variables.
       throw new ExternalTaskNetworkError(`${method} ${path}: ${describe(error)}`, { cause: error });
     }
-    const text = await response.text().catch(() => '');
-    if (!response.ok) throw apiError(response, text);
-    return text === '' ? undefined : (JSON.parse(text) as unknown);
+    if (answer.status < 200 || answer.status > 299) throw apiError(answer);
+    return answer.text === '' ? undefined : (JSON.parse(answer.text) as unknown);
   }
 }
 
-function apiError(response: Response, text: string): ExternalTaskApiError {
-  let code = `HTTP_${response.status}`;
-  let message = response.statusText || `HTTP ${response.status}`;
+/** The service root of a worker's `baseUrl`: no trailing slash, and a trailing `/api/v1` removed. */
+export function serviceRoot(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+}
+
+function apiError(answer: TransportAnswer): ExternalTaskApiError {
+  let code = `HTTP_${answer.status}`;
+  let message = answer.statusText || `HTTP ${answer.status}`;
   let details: unknown;
   try {
-    const parsed = JSON.parse(text) as { code?: unknown; message?: unknown; details?: unknown };
+    const parsed = JSON.parse(answer.text) as { code?: unknown; message?: unknown; details?: unknown };
     if (typeof parsed.code === 'string') code = parsed.code;
     if (typeof parsed.message === 'string') message = parsed.message;
     details = parsed.details;
   } catch {
     // Not the engine's error body (a proxy's HTML page, say): keep the status line.
   }
-  return new ExternalTaskApiError(response.status, code, message, details, retryAfterMs(response));
+  return new ExternalTaskApiError(answer.status, code, message, details, retryAfterMs(answer));
 }
 
-function retryAfterMs(response: Response): number | undefined {
-  const header = response.headers.get('retry-after');
-  if (header === null) return undefined;
+function retryAfterMs(answer: TransportAnswer): number | undefined {
+  const header = answer.header('retry-after');
+  if (header === undefined) return undefined;
   const seconds = Number(header);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(header);
@@ -149,8 +157,12 @@ function retryAfterMs(response: Response): number | undefined {
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return 'request failed';
-  if (error.name === 'TimeoutError') return 'timed out';
+  const code = (error as { code?: unknown }).code;
+  if (error.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+    return 'timed out';
   if (error.name === 'AbortError') return 'aborted';
+  // fetch wraps the socket's error in `cause`; undici's pool throws it as it is.
   const cause = (error as { cause?: { code?: unknown } }).cause;
-  return typeof cause?.code === 'string' ? `${error.message} (${cause.code})` : error.message;
+  const socketCode = typeof cause?.code === 'string' ? cause.code : code;
+  return typeof socketCode === 'string' ? `${error.message} (${socketCode})` : error.message;
 }

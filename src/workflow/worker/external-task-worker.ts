@@ -1,4 +1,4 @@
-import { ExternalTaskApiClient } from './api-client.js';
+import { ExternalTaskApiClient, serviceRoot } from './api-client.js';
 import { backoffDelay } from './backoff.js';
 import { logEvent } from './event-log.js';
 import {
@@ -9,6 +9,7 @@ import {
 } from './options.js';
 import { sleep } from './sleep.js';
 import { TaskRun } from './task-run.js';
+import { fetchTransport, pooledTransport, type Transport } from './transport.js';
 import { TypedEvents, type Listener } from './typed-events.js';
 import type { ExternalTask, SubscribeOptions, TaskHandler, Variables } from './types.js';
 import type { WorkerEvents } from './worker-events.js';
@@ -42,6 +43,7 @@ export class ExternalTaskWorker {
   readonly workerId: string;
   readonly #options: ResolvedWorkerOptions;
   readonly #api: ExternalTaskApiClient;
+  readonly #transport: Transport;
   readonly #events = new TypedEvents<WorkerEvents>();
   readonly #subscriptions = new Map<string, Subscription>();
   readonly #runs = new Map<TaskRun, Promise<void>>();
@@ -53,11 +55,13 @@ export class ExternalTaskWorker {
   constructor(options: ExternalTaskWorkerOptions) {
     this.#options = resolveWorkerOptions(options);
     this.workerId = this.#options.workerId;
+    const root = serviceRoot(this.#options.baseUrl);
+    this.#transport =
+      this.#options.fetch === undefined ? pooledTransport(root) : fetchTransport(root, this.#options.fetch);
     this.#api = new ExternalTaskApiClient({
-      baseUrl: this.#options.baseUrl,
+      transport: this.#transport,
       workerId: this.workerId,
       ...(this.#options.token === undefined ? {} : { token: this.#options.token }),
-      fetch: this.#options.fetch,
       requestTimeoutMs: this.#options.requestTimeoutMs,
     });
   }
@@ -137,6 +141,9 @@ export class ExternalTaskWorker {
           run.abandon(new Error('the worker stopped before the handler finished'));
         }
       }
+      // Abandoned handlers may still report: their connections stay (idle ones do not keep the
+      // process alive).
+      if (this.#runs.size === 0) await this.#transport.close();
       this.#loop = undefined;
       this.#stopping = undefined;
       return { timedOut, unfinished: this.#runs.size };

@@ -1,6 +1,6 @@
 /**
  * The external-task worker client of weft's workflow service: `import { ExternalTaskWorker } from
- * 'weft/worker'`. It depends on nothing but Node.js itself. Guide: docs/workflow/workers.md.
+ * 'weft/worker'`. It needs Node.js and undici (its connection pool). Guide: docs/workflow/workers.md.
  */
 export { ExternalTaskWorker, type StopResult } from './external-task-worker.js';
 export type { ExternalTaskWorkerOptions } from './options.js';

@@ -30,15 +30,18 @@ export interface ExternalTaskWorkerOptions {
   stopTimeoutMs?: number;
   /** Where to write what the worker does; nothing is written by default. */
   logger?: WorkerLogger;
-  /** The fetch implementation; the global `fetch` by default. */
+  /**
+   * Sends every request through this `fetch` (a proxy agent, a test double). By default the worker
+   * keeps its own pool of connections to the engine (undici), which costs far less CPU per request.
+   */
   fetch?: typeof globalThis.fetch;
 }
 
 /** The options with every default filled in. */
 export type ResolvedWorkerOptions = Required<
-  Omit<ExternalTaskWorkerOptions, 'token' | 'logger' | 'backoff'>
+  Omit<ExternalTaskWorkerOptions, 'token' | 'logger' | 'backoff' | 'fetch'>
 > &
-  Pick<ExternalTaskWorkerOptions, 'token' | 'logger'> & { backoff: BackoffOptions };
+  Pick<ExternalTaskWorkerOptions, 'token' | 'logger' | 'fetch'> & { backoff: BackoffOptions };
 
 /** Fills in the defaults and refuses impossible values with a RangeError naming the option. */
 export function resolveWorkerOptions(options: ExternalTaskWorkerOptions): ResolvedWorkerOptions {
@@ -62,7 +65,7 @@ export function resolveWorkerOptions(options: ExternalTaskWorkerOptions): Resolv
     requestTimeoutMs: whole('requestTimeoutMs', options.requestTimeoutMs ?? 30_000, 1),
     stopTimeoutMs: whole('stopTimeoutMs', options.stopTimeoutMs ?? 30_000, 0),
     logger: options.logger,
-    fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   };
   if (resolved.workerId === '') throw new RangeError('workerId must not be empty');
   return resolved;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../platform/clock.js';
 import { withTransaction, type Pool, type PoolClient } from '../../platform/database/pool.js';
 import type { EngineMetrics } from '../engine/driver/engine-metrics.js';
@@ -17,9 +18,14 @@ export interface FetchRequest {
 
 // Retries becoming due and expired locks send no notification: a long poll also re-checks this often.
 const pollIntervalMs = 1000;
+// Tasks locked here whose instance is remembered, so that their report need not read the task row.
+const lockedTasksKept = 10_000;
 
 /** The external task API: workers fetch and lock, complete, fail, throw BPMN errors, extend and unlock. */
 export class ExternalTaskService {
+  /** The instance of each task this process locked lately (a task never changes instance). */
+  private readonly instanceOfLockedTask = new LRUCache<string, string>({ max: lockedTasksKept });
+
   constructor(
     private readonly pool: Pool,
     private readonly driver: InstanceDriver,
@@ -48,6 +54,7 @@ export class ExternalTaskService {
       });
       const remaining = deadline - Date.now();
       if (locked.length > 0 || remaining <= 0 || signal?.aborted) {
+        for (const task of locked) this.instanceOfLockedTask.set(task.id, task.process_instance_id);
         this.metrics.externalTask('fetched', locked.length);
         return locked;
       }
@@ -135,8 +142,19 @@ export class ExternalTaskService {
   /**
    * Applies a worker's event to the task's instance. The worker must hold a live lock on the task;
    * the engine's write checks that again atomically, so a lock lost meanwhile cannot slip through.
+   * A task this process locked, whose instance it wrote last, goes straight to that write (no read):
+   * if the lock or the instance is not as remembered, the write changes nothing and the usual path
+   * reads both and answers accordingly.
    */
   private async applyAsWorker(taskId: string, workerId: string, event: EngineEvent): Promise<void> {
+    const remembered = this.instanceOfLockedTask.get(taskId);
+    this.instanceOfLockedTask.delete(taskId);
+    const heldTask = { taskId, workerId };
+    if (
+      remembered !== undefined &&
+      (await this.driver.applyToRecent({ instanceId: remembered, event, heldTask }))
+    )
+      return;
     const read = await tasks.readTaskLockWithInstance(this.pool, taskId);
     let lock = read?.lock ?? null;
     const requireHolder = (now: Date) => {

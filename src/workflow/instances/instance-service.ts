@@ -46,7 +46,7 @@ export class InstanceService {
     requireOrgRole(identity, request.org_id, ['Operator']);
     const input = { variables: request.variables ?? {}, businessKey: request.business_key ?? null };
     if (request.definition_id !== undefined) {
-      return (await this.driver.start(await this.resolveById(request, request.definition_id), input))
+      return (await this.driver.startTogether(await this.resolveById(request, request.definition_id), input))
         .instance;
     }
     if (request.process_key === undefined)
@@ -54,7 +54,7 @@ export class InstanceService {
     for (let attempt = 1; ; attempt++) {
       const definition = await this.latestEnabled(request.org_id, request.process_key);
       try {
-        return (await this.driver.start(definition, { ...input, latestEnabled: true })).instance;
+        return (await this.driver.startTogether(definition, { ...input, latestEnabled: true })).instance;
       } catch (error) {
         if (!(error instanceof StaleDefinitionError)) throw error;
         this.latest.forget(request.org_id, request.process_key);

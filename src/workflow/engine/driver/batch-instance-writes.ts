@@ -1,8 +1,9 @@
-import type { PoolClient } from '../../../platform/database/pool.js';
+import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { InstanceState } from '../runtime/index.js';
 import {
   instanceColumns,
   rootVariables,
+  stillLatestEnabled,
   toInstanceRecord,
   type InstanceRecord,
   type InstanceRow,
@@ -21,6 +22,7 @@ export interface NewInstance {
   orgId: string;
   definitionId: string;
   processKey: string;
+  businessKey?: string | null;
   state: InstanceState;
   now: Date;
 }
@@ -58,13 +60,20 @@ export async function lockInstanceCounters(
 /**
  * Adds the insert of several new top-level instances, with consecutive counters per key, as the
  * first CTEs of `statement` (`counters`, then `new_instances`); an instance whose key has no counter
- * row is left out. Returns the guard of their effects, given the SQL of a row's instance id.
+ * row is left out. With `latestEnabled`, nothing is inserted unless that definition is still the
+ * latest enabled version of its key (every instance must be of it). Returns the guard of their
+ * effects, given the SQL of a row's instance id.
  */
 export function addNewInstances(
   statement: StatementBuilder,
   instances: readonly NewInstance[],
+  options: { latestEnabled?: string } = {},
 ): (instanceIdSql: string) => string {
   const { counted, ranks } = countersOf(instances);
+  const stillLatest =
+    options.latestEnabled === undefined
+      ? ''
+      : `AND ${stillLatestEnabled(statement.param(options.latestEnabled), 'k.org_id', 'k.process_key')}`;
   const counters = unnestParams(statement, [
     [counted.map((k) => k.orgId), 'uuid'],
     [counted.map((k) => k.processKey), 'text'],
@@ -74,7 +83,7 @@ export function addNewInstances(
     'counters',
     `UPDATE process_keys k SET last_counter = k.last_counter + c.n
      FROM ${counters} AS c(org_id, process_key, n)
-     WHERE k.org_id = c.org_id AND k.process_key = c.process_key
+     WHERE k.org_id = c.org_id AND k.process_key = c.process_key ${stillLatest}
      RETURNING k.org_id, k.process_key, k.last_counter - c.n AS base`,
   );
   const rows = unnestParams(statement, [
@@ -82,6 +91,7 @@ export function addNewInstances(
     [instances.map((i) => i.orgId), 'uuid'],
     [instances.map((i) => i.definitionId), 'uuid'],
     [instances.map((i) => i.processKey), 'text'],
+    [instances.map((i) => i.businessKey ?? null), 'text'],
     [ranks, 'bigint'],
     [instances.map((i) => i.state.status), 'text'],
     [instances.map((i) => JSON.stringify(rootVariables(i.state))), 'jsonb'],
@@ -91,11 +101,12 @@ export function addNewInstances(
   statement.with(
     'new_instances',
     `INSERT INTO process_instances
-       (id, org_id, definition_id, process_key, counter, state, variables, engine_state, started_at, ended_at)
-     SELECT s.id, s.org_id, s.definition_id, s.process_key, counters.base + s.rank, s.state, s.variables,
-            s.engine_state, s.now,
+       (id, org_id, definition_id, process_key, business_key, counter, state, variables, engine_state, started_at,
+        ended_at)
+     SELECT s.id, s.org_id, s.definition_id, s.process_key, s.business_key, counters.base + s.rank, s.state,
+            s.variables, s.engine_state, s.now,
             CASE WHEN s.state IN ('completed', 'cancelled', 'terminated') THEN s.now END
-     FROM ${rows} AS s(id, org_id, definition_id, process_key, rank, state, variables, engine_state, now)
+     FROM ${rows} AS s(id, org_id, definition_id, process_key, business_key, rank, state, variables, engine_state, now)
      JOIN counters ON counters.org_id = s.org_id AND counters.process_key = s.process_key
      RETURNING ${instanceColumns}`,
   );
@@ -104,7 +115,7 @@ export function addNewInstances(
 
 /** Runs a statement of {@link addNewInstances}; the inserted instances by id. */
 export async function runNewInstances(
-  client: PoolClient,
+  client: Pool | PoolClient,
   statement: WriteStatement,
 ): Promise<Map<string, InstanceRecord>> {
   const rows = await statement.run<InstanceRow>(client, 'insert_instances', 'SELECT * FROM new_instances');
@@ -117,12 +128,15 @@ export interface GuardedUpdate {
   state: InstanceState;
   now: Date;
   expectedRevision: number;
+  /** An external task the worker must still hold (a live lock at `now`) for the update to happen. */
+  heldTask?: { taskId: string; workerId: string };
 }
 
 /**
  * Adds the guarded updates of several instances as one CTE (`instance_update`) of `statement`:
- * each row changes only if its revision is still the expected one. Returns the guard of the
- * effects, given the SQL of a written row's instance id.
+ * each row changes only if its revision is still the expected one and the worker still holds its
+ * `heldTask`, if it names one. Returns the guard of the effects, given the SQL of a written row's
+ * instance id.
  */
 export function addGuardedUpdates(
   statement: StatementBuilder,
@@ -135,6 +149,8 @@ export function addGuardedUpdates(
     [updates.map((u) => JSON.stringify(rootVariables(u.state))), 'jsonb'],
     [updates.map((u) => JSON.stringify(u.state)), 'jsonb'],
     [updates.map((u) => u.now), 'timestamptz'],
+    [updates.map((u) => u.heldTask?.taskId ?? null), 'uuid'],
+    [updates.map((u) => u.heldTask?.workerId ?? null), 'text'],
   ]);
   const returned = instanceColumns
     .split(', ')
@@ -145,8 +161,10 @@ export function addGuardedUpdates(
     `UPDATE process_instances i
      SET state = u.state, variables = u.variables, engine_state = u.engine_state, revision = i.revision + 1,
          ended_at = CASE WHEN u.state IN ('completed', 'cancelled', 'terminated') THEN COALESCE(i.ended_at, u.now) END
-     FROM ${rows} AS u(id, revision, state, variables, engine_state, now)
+     FROM ${rows} AS u(id, revision, state, variables, engine_state, now, task_id, worker_id)
      WHERE i.id = u.id AND i.revision = u.revision
+       AND (u.task_id IS NULL OR EXISTS (SELECT 1 FROM external_tasks t
+                                        WHERE t.id = u.task_id AND t.worker_id = u.worker_id AND t.lock_expires_at > u.now))
      RETURNING ${returned}`,
   );
   return (instanceIdSql) => `${instanceIdSql} IN (SELECT id FROM instance_update)`;
@@ -154,7 +172,7 @@ export function addGuardedUpdates(
 
 /** Runs a statement whose first CTE is {@link addGuardedUpdates}'; the updated instances by id. */
 export async function runGuardedUpdates(
-  client: PoolClient,
+  client: Pool | PoolClient,
   statement: WriteStatement,
 ): Promise<Map<string, InstanceRecord>> {
   const rows = await statement.run<InstanceRow>(client, 'select_updates', 'SELECT * FROM instance_update');

@@ -40,6 +40,8 @@ import {
   type InstanceRecord,
   type StoredInstance,
 } from './instance-repository.js';
+import { GroupCommit, type GroupOutcome } from './group-commit.js';
+import { RecentInstances } from './recent-instances.js';
 import { WriteStatement, type StatementBuilder } from './write-statement.js';
 
 /** What the driver needs. */
@@ -54,6 +56,8 @@ export interface InstanceDriverOptions {
   maxStepsPerCall: number;
   /** Attempts of an event whose write lost a race with another write of the same instance. */
   maxAttempts?: number;
+  /** How many committed instances to keep for {@link InstanceDriver.applyToRecent}. */
+  recentInstances?: number;
 }
 
 /** Outcome of a driven call: the instance as written. */
@@ -72,6 +76,21 @@ export interface BatchItem {
 
 /** What became of a {@link BatchItem}. */
 export type BatchOutcome = { ok: true; driven: DrivenInstance } | { ok: false; error: unknown };
+
+/** One event of {@link InstanceDriver.applyToRecent}: `heldTask` must still be locked by its worker. */
+export interface RecentItem {
+  instanceId: string;
+  event: EngineEvent;
+  heldTask: { taskId: string; workerId: string };
+}
+
+/** One start of {@link InstanceDriver.startTogether}. */
+interface QueuedStart {
+  definition: { id: string; org_id: string; process_key: string };
+  variables: Variables;
+  businessKey: string | null;
+  latestEnabled: boolean;
+}
 
 /** One start of {@link InstanceDriver.startAll}: a version and the start event that fired. */
 export interface StartItem {
@@ -130,9 +149,18 @@ export interface EventHooks {
 export class InstanceDriver {
   private events: EventHooks | undefined;
   private readonly calls: CallActivities;
+  private readonly recent: RecentInstances;
+  private readonly recentWrites: GroupCommit<RecentItem, DrivenInstance | null>;
+  /** Queues of {@link startTogether}, by definition and guard. */
+  private readonly startWrites = new Map<string, GroupCommit<QueuedStart, DrivenInstance>>();
 
   constructor(private readonly options: InstanceDriverOptions) {
     this.calls = new CallActivities(this);
+    this.recent = new RecentInstances(options.recentInstances);
+    this.recentWrites = new GroupCommit((items) => this.writeRecent(items), {
+      maxBatch: 100,
+      key: (item) => item.instanceId,
+    });
   }
 
   /** Installs the message and signal hooks (they drive instances themselves, so they come later). */
@@ -204,9 +232,134 @@ export class InstanceDriver {
       },
     );
     if (!instance) throw new Error('an instance insert returned no row');
+    this.remember(db, instance, state, 0);
     this.finish(instance, effects, written, true);
     await this.afterWrite(db, instance, written);
     return { instance, written };
+  }
+
+  /**
+   * {@link start} of a top-level instance outside any caller's transaction, written together with
+   * the starts of the same definition that arrive while one is being written: one statement, one
+   * update of the key's counter row and one commit for all of them (see {@link GroupCommit}), so
+   * concurrent starts do not queue one commit at a time on that row. Counters stay gap-free and
+   * consecutive. A start that calls another process goes through {@link start} on its own.
+   */
+  startTogether(
+    definition: { id: string; org_id: string; process_key: string },
+    input: { variables: Variables; businessKey: string | null; latestEnabled?: boolean },
+  ): Promise<DrivenInstance> {
+    const latestEnabled = input.latestEnabled ?? false;
+    const queueKey = `${definition.id}/${latestEnabled}`;
+    let queue = this.startWrites.get(queueKey);
+    if (queue === undefined) {
+      queue = new GroupCommit((items) => this.writeStarts(items), { maxBatch: 100 });
+      this.startWrites.set(queueKey, queue);
+    }
+    return queue.push({
+      definition,
+      variables: input.variables,
+      businessKey: input.businessKey,
+      latestEnabled,
+    });
+  }
+
+  /** Writes a batch of {@link startTogether} calls, all of one definition, with one statement. */
+  private async writeStarts(items: QueuedStart[]): Promise<GroupOutcome<DrivenInstance>[]> {
+    const outcomes: GroupOutcome<DrivenInstance>[] = items.map(() => ({
+      ok: false,
+      error: new Error('a start of a batch was not written'),
+    }));
+    const batched: { index: number; instance: NewInstance; effects: Effect[] }[] = [];
+    const onTheirOwn: number[] = [];
+    for (const [index, item] of items.entries()) {
+      try {
+        const { definition } = item;
+        const model = await this.options.models.get(definition.id);
+        const ctx = this.context();
+        const id = randomUUID();
+        const owner = { orgId: definition.org_id, instanceId: id };
+        const first = this.unwrap(startInstance(model, { variables: item.variables }, ctx));
+        const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
+        if (this.calls.needed(state, effects, null)) onTheirOwn.push(index);
+        else {
+          const instance = {
+            id,
+            orgId: definition.org_id,
+            definitionId: definition.id,
+            processKey: definition.process_key,
+            businessKey: item.businessKey,
+            state,
+            now: ctx.now,
+          };
+          batched.push({ index, instance, effects });
+        }
+      } catch (error) {
+        outcomes[index] = { ok: false, error };
+      }
+    }
+    const first = items[0];
+    if (batched.length > 0 && first !== undefined) {
+      const statement = new WriteStatement();
+      const guard = addNewInstances(
+        statement,
+        batched.map((b) => b.instance),
+        first.latestEnabled ? { latestEnabled: first.definition.id } : {},
+      );
+      const writes = new EffectWrites();
+      const written = batched.map(({ instance, effects }) =>
+        writes.add(
+          {
+            instanceId: instance.id,
+            orgId: instance.orgId,
+            processKey: instance.processKey,
+            now: instance.now.toISOString(),
+          },
+          effects,
+        ),
+      );
+      writes.write(statement, guard);
+      const { pool } = this.options;
+      let inserted: Map<string, InstanceRecord> | undefined;
+      try {
+        inserted = await runNewInstances(pool, statement);
+      } catch {
+        // Nothing was written: each start goes on its own, which reports its own error.
+        onTheirOwn.push(...batched.map((b) => b.index));
+      }
+      for (const [i, { index, instance, effects }] of batched.entries()) {
+        if (inserted === undefined) break;
+        const record = inserted.get(instance.id);
+        if (record === undefined) {
+          const error = first.latestEnabled
+            ? new StaleDefinitionError(first.definition.id)
+            : new Error(`process key ${instance.processKey} has no counter row`);
+          outcomes[index] = { ok: false, error };
+          continue;
+        }
+        const effectsWritten = written[i] as WrittenEffects;
+        this.remember(pool, record, instance.state, 0);
+        this.finish(record, effects, effectsWritten, true);
+        try {
+          await this.afterWrite(pool, record, effectsWritten);
+          outcomes[index] = { ok: true, value: { instance: record, written: effectsWritten } };
+        } catch (error) {
+          outcomes[index] = { ok: false, error };
+        }
+      }
+    }
+    for (const index of onTheirOwn.sort((a, b) => a - b)) {
+      const item = items[index] as QueuedStart;
+      const outcome = await outcomeOf(() =>
+        this.start(item.definition, {
+          variables: item.variables,
+          businessKey: item.businessKey,
+          latestEnabled: item.latestEnabled,
+        }),
+      );
+      outcomes[index] = outcome.ok ? { ok: true, value: outcome.driven } : outcome;
+    }
+    return outcomes;
   }
 
   /**
@@ -305,31 +458,112 @@ export class InstanceDriver {
           ? condition.initial
           : await readInstance(db, instanceId);
       const planned = await this.plan(instanceId, stored, event, condition);
-      const { state, effects, now } = planned;
-      const statement = new WriteStatement();
-      condition?.before?.(statement, now);
-      const guard = addGuardedUpdate(statement, {
-        id: instanceId,
-        state,
-        now,
-        expectedRevision: planned.revision,
-        condition: condition ? condition.sql((value) => statement.param(value), now) : null,
-      });
-      const written = addEffects(statement, planned.target, effects, guard);
-      condition?.after?.(statement, guard);
-      const instance = await this.inTransactionIf(db, planned.callsNeeded, async (client) => {
-        const updated = await runGuardedUpdate(client, statement);
-        return updated && this.calls.followUp(updated, state, effects, client, depth);
-      });
-      if (instance) {
-        this.finish(instance, effects, written, false);
-        await this.afterWrite(db, instance, written);
-        return { instance, written };
-      }
+      const driven = await this.write(planned, condition, db, depth);
+      if (driven) return driven;
       if (attempt >= attempts) {
         throw new InstanceContentionError();
       }
     }
+  }
+
+  /**
+   * Applies an event to the instance as this process last committed it, without reading the row,
+   * if the worker still holds `heldTask`: one attempt, its write guarded by that revision and by the
+   * lock. Null when the instance is not held here, when the engine refuses the event on that state,
+   * when the event starts or ends a call activity, or when the guard failed (the instance changed,
+   * or the lock is gone): the caller then goes the usual way, {@link apply}, which reads the row and
+   * reports what is wrong. Calls that arrive while such a write is in flight are written together by
+   * the next one, in one statement and one commit (see {@link GroupCommit}).
+   */
+  applyToRecent(item: RecentItem): Promise<DrivenInstance | null> {
+    return this.recentWrites.push(item);
+  }
+
+  /** Writes a batch of {@link applyToRecent} calls with one set-wise statement, outside a transaction. */
+  private async writeRecent(items: RecentItem[]): Promise<GroupOutcome<DrivenInstance | null>[]> {
+    const outcomes: GroupOutcome<DrivenInstance | null>[] = items.map(() => ({ ok: true, value: null }));
+    const batched: { index: number; planned: Planned }[] = [];
+    for (const [index, item] of items.entries()) {
+      const stored = this.recent.get(item.instanceId);
+      if (stored === undefined) continue;
+      try {
+        const planned = await this.plan(item.instanceId, stored, item.event);
+        if (!planned.callsNeeded) batched.push({ index, planned });
+      } catch {
+        // Refused on this state: the committed one may differ, so the usual path decides.
+      }
+    }
+    if (batched.length === 0) return outcomes;
+    const statement = new WriteStatement();
+    const guard = addGuardedUpdates(
+      statement,
+      batched.map(({ index, planned }) => ({
+        id: planned.target.instanceId,
+        state: planned.state,
+        now: planned.now,
+        expectedRevision: planned.revision,
+        heldTask: (items[index] as RecentItem).heldTask,
+      })),
+    );
+    const writes = new EffectWrites();
+    const written = batched.map(({ planned }) => writes.add(planned.target, planned.effects));
+    writes.write(statement, guard);
+    const { pool } = this.options;
+    let updated: Map<string, InstanceRecord>;
+    try {
+      updated = await runGuardedUpdates(pool, statement);
+    } catch {
+      // Nothing was written: each call goes the usual way, which reports its own error.
+      return outcomes;
+    }
+    for (const [i, { index, planned }] of batched.entries()) {
+      const instance = updated.get(planned.target.instanceId);
+      if (instance === undefined) continue;
+      const effects = written[i] as WrittenEffects;
+      this.remember(pool, instance, planned.state, planned.revision + 1);
+      this.finish(instance, planned.effects, effects, false);
+      try {
+        await this.afterWrite(pool, instance, effects);
+        outcomes[index] = { ok: true, value: { instance, written: effects } };
+      } catch (error) {
+        outcomes[index] = { ok: false, error };
+      }
+    }
+    return outcomes;
+  }
+
+  /**
+   * Writes a planned engine call in one statement guarded by the revision it was planned on. Null
+   * when the guard failed and nothing was written.
+   */
+  private async write(
+    planned: Planned,
+    condition: Pick<EventCondition, 'sql' | 'before' | 'after'> | undefined,
+    db: Pool | PoolClient,
+    depth: number,
+  ): Promise<DrivenInstance | null> {
+    const { state, effects, now } = planned;
+    const instanceId = planned.target.instanceId;
+    const statement = new WriteStatement();
+    condition?.before?.(statement, now);
+    const guard = addGuardedUpdate(statement, {
+      id: instanceId,
+      state,
+      now,
+      expectedRevision: planned.revision,
+      condition: condition ? condition.sql((value) => statement.param(value), now) : null,
+    });
+    const written = addEffects(statement, planned.target, effects, guard);
+    condition?.after?.(statement, guard);
+    const instance = await this.inTransactionIf(db, planned.callsNeeded, async (client) => {
+      const updated = await runGuardedUpdate(client, statement);
+      return updated && this.calls.followUp(updated, state, effects, client, depth);
+    });
+    if (!instance) return null;
+    this.remember(db, instance, state, planned.revision + 1);
+    this.finish(instance, effects, written, false);
+    await this.afterWrite(db, instance, written);
+    return { instance, written };
   }
 
   /**
@@ -378,6 +612,7 @@ export class InstanceDriver {
           onTheirOwn.push(index);
           continue;
         }
+        this.recent.forget(instance.id);
         this.finish(instance, planned.effects, effects, false);
         await this.afterWrite(client, instance, effects);
         outcomes[index] = { ok: true, driven: { instance, written: effects } };
@@ -460,6 +695,16 @@ export class InstanceDriver {
       state = result.state;
       effects.push(...result.effects);
     }
+  }
+
+  /**
+   * Keeps a write for {@link applyToRecent} when it is committed: `db` is the pool (a single
+   * statement, or the driver's own transaction, both committed by now). A write inside a caller's
+   * transaction is forgotten instead: it may still roll back.
+   */
+  private remember(db: Pool | PoolClient, instance: InstanceRecord, state: InstanceState, revision: number) {
+    if (db instanceof pg.Pool) this.recent.remember({ record: instance, engineState: state, revision });
+    else this.recent.forget(instance.id);
   }
 
   /** Runs the message and signal hooks of a write (processes without such elements skip both). */

@@ -59,12 +59,7 @@ export function addInstanceCounter(
   const org = statement.param(input.orgId);
   const key = statement.param(input.processKey);
   const stillLatest = input.latestEnabled
-    ? `AND EXISTS (SELECT 1 FROM process_definitions d
-                   WHERE d.id = ${statement.param(input.definitionId)} AND d.org_id = ${org}
-                     AND d.process_key = ${key} AND NOT d.draft AND NOT d.disabled
-                     AND NOT EXISTS (SELECT 1 FROM process_definitions n
-                                     WHERE n.org_id = ${org} AND n.process_key = ${key}
-                                       AND NOT n.draft AND NOT n.disabled AND n.version > d.version))`
+    ? `AND ${stillLatestEnabled(statement.param(input.definitionId), org, key)}`
     : '';
   statement.with(
     'counter',
@@ -73,6 +68,19 @@ export function addInstanceCounter(
      RETURNING last_counter`,
   );
   return 'EXISTS (SELECT 1 FROM counter)';
+}
+
+/**
+ * SQL that holds when the definition `definitionSql` is still the latest enabled version of the key
+ * (`orgSql`, `keySql`): the check a start by key made on a cached definition, redone atomically.
+ */
+export function stillLatestEnabled(definitionSql: string, orgSql: string, keySql: string): string {
+  return `EXISTS (SELECT 1 FROM process_definitions d
+                  WHERE d.id = ${definitionSql} AND d.org_id = ${orgSql}
+                    AND d.process_key = ${keySql} AND NOT d.draft AND NOT d.disabled
+                    AND NOT EXISTS (SELECT 1 FROM process_definitions n
+                                    WHERE n.org_id = ${orgSql} AND n.process_key = ${keySql}
+                                      AND NOT n.draft AND NOT n.disabled AND n.version > d.version))`;
 }
 
 /**

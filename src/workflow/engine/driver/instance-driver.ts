@@ -84,6 +84,12 @@ export interface RecentItem {
   heldTask: { taskId: string; workerId: string };
 }
 
+/** A new instance as written, with what its effects wrote. */
+interface InsertedInstance {
+  record: InstanceRecord;
+  written: WrittenEffects;
+}
+
 /** One start of {@link InstanceDriver.startTogether}. */
 interface QueuedStart {
   definition: { id: string; org_id: string; process_key: string };
@@ -274,70 +280,37 @@ export class InstanceDriver {
     const onTheirOwn: number[] = [];
     for (const [index, item] of items.entries()) {
       try {
-        const { definition } = item;
-        const model = await this.options.models.get(definition.id);
-        const ctx = this.context();
-        const id = randomUUID();
-        const owner = { orgId: definition.org_id, instanceId: id };
-        const first = this.unwrap(startInstance(model, { variables: item.variables }, ctx));
-        const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
-        if (this.calls.needed(state, effects, null)) onTheirOwn.push(index);
-        else {
-          const instance = {
-            id,
-            orgId: definition.org_id,
-            definitionId: definition.id,
-            processKey: definition.process_key,
-            businessKey: item.businessKey,
-            state,
-            now: ctx.now,
-          };
-          batched.push({ index, instance, effects });
-        }
+        const planned = await this.planStart(item.definition, item);
+        if (planned.callsNeeded) onTheirOwn.push(index);
+        else batched.push({ index, ...planned });
       } catch (error) {
         outcomes[index] = { ok: false, error };
       }
     }
     const first = items[0];
     if (batched.length > 0 && first !== undefined) {
-      const statement = new WriteStatement();
-      const guard = addNewInstances(
-        statement,
-        batched.map((b) => b.instance),
-        first.latestEnabled ? { latestEnabled: first.definition.id } : {},
-      );
-      const writes = new EffectWrites();
-      const written = batched.map(({ instance, effects }) =>
-        writes.add(
-          {
-            instanceId: instance.id,
-            orgId: instance.orgId,
-            processKey: instance.processKey,
-            now: instance.now.toISOString(),
-          },
-          effects,
-        ),
-      );
-      writes.write(statement, guard);
       const { pool } = this.options;
-      let inserted: Map<string, InstanceRecord> | undefined;
+      let inserted: Map<string, InsertedInstance> | undefined;
       try {
-        inserted = await runNewInstances(pool, statement);
+        inserted = await this.insertStarted(
+          pool,
+          batched,
+          first.latestEnabled ? { latestEnabled: first.definition.id } : {},
+        );
       } catch {
         // Nothing was written: each start goes on its own, which reports its own error.
         onTheirOwn.push(...batched.map((b) => b.index));
       }
-      for (const [i, { index, instance, effects }] of batched.entries()) {
+      for (const { index, instance, effects } of batched) {
         if (inserted === undefined) break;
-        const record = inserted.get(instance.id);
-        if (record === undefined) {
+        const { record, written: effectsWritten } = inserted.get(instance.id) ?? {};
+        if (record === undefined || effectsWritten === undefined) {
           const error = first.latestEnabled
             ? new StaleDefinitionError(first.definition.id)
             : new Error(`process key ${instance.processKey} has no counter row`);
           outcomes[index] = { ok: false, error };
           continue;
         }
-        const effectsWritten = written[i] as WrittenEffects;
         this.remember(pool, record, instance.state, 0);
         this.finish(record, effects, effectsWritten, true);
         try {
@@ -375,60 +348,31 @@ export class InstanceDriver {
     const onTheirOwn: number[] = [];
     for (const [index, { definition, startEventId }] of items.entries()) {
       try {
-        const model = await this.options.models.get(definition.id);
-        const ctx = this.context();
-        const id = randomUUID();
-        const owner = { orgId: definition.org_id, instanceId: id };
-        const first = this.unwrap(startInstance(model, { variables: {}, startEventId }, ctx));
-        const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
-        if (this.calls.needed(state, effects, null)) onTheirOwn.push(index);
-        else {
-          const instance = {
-            id,
-            orgId: definition.org_id,
-            definitionId: definition.id,
-            processKey: definition.process_key,
-            state,
-            now: ctx.now,
-          };
-          batched.push({ index, instance, effects });
-        }
+        const planned = await this.planStart(definition, { variables: {}, startEventId });
+        if (planned.callsNeeded) onTheirOwn.push(index);
+        else batched.push({ index, ...planned });
       } catch (error) {
         outcomes[index] = { ok: false, error };
       }
     }
     if (batched.length > 0) {
-      const instances = batched.map((b) => b.instance);
-      await lockInstanceCounters(client, instances);
-      const statement = new WriteStatement();
-      const guard = addNewInstances(statement, instances);
-      const writes = new EffectWrites();
-      const written = batched.map(({ instance, effects }) =>
-        writes.add(
-          {
-            instanceId: instance.id,
-            orgId: instance.orgId,
-            processKey: instance.processKey,
-            now: instance.now.toISOString(),
-          },
-          effects,
-        ),
+      await lockInstanceCounters(
+        client,
+        batched.map((b) => b.instance),
       );
-      writes.write(statement, guard);
-      const inserted = await runNewInstances(client, statement);
-      for (const [i, { index, instance, effects }] of batched.entries()) {
-        const record = inserted.get(instance.id);
-        const effectsWritten = written[i] as WrittenEffects;
-        if (record === undefined) {
+      const inserted = await this.insertStarted(client, batched);
+      for (const { index, instance, effects } of batched) {
+        const { record, written } = inserted.get(instance.id) ?? {};
+        if (record === undefined || written === undefined) {
           outcomes[index] = {
             ok: false,
             error: new Error(`process key ${instance.processKey} has no counter row`),
           };
           continue;
         }
-        this.finish(record, effects, effectsWritten, true);
-        await this.afterWrite(client, record, effectsWritten);
-        outcomes[index] = { ok: true, driven: { instance: record, written: effectsWritten } };
+        this.finish(record, effects, written, true);
+        await this.afterWrite(client, record, written);
+        outcomes[index] = { ok: true, driven: { instance: record, written } };
       }
     }
     for (const index of onTheirOwn) {
@@ -438,6 +382,73 @@ export class InstanceDriver {
       );
     }
     return outcomes;
+  }
+
+  /**
+   * Runs the start of a new top-level instance until every token waits (immediate work included);
+   * writes nothing. Throws the API error of an engine refusal.
+   */
+  private async planStart(
+    definition: { id: string; org_id: string; process_key: string },
+    input: { variables: Variables; businessKey?: string | null; startEventId?: string },
+  ): Promise<{ instance: NewInstance; effects: Effect[]; callsNeeded: boolean }> {
+    const model = await this.options.models.get(definition.id);
+    const ctx = this.context();
+    const id = randomUUID();
+    const owner = { orgId: definition.org_id, instanceId: id };
+    const startInput = {
+      variables: input.variables,
+      ...(input.startEventId === undefined ? {} : { startEventId: input.startEventId }),
+    };
+    const first = this.unwrap(startInstance(model, startInput, ctx));
+    const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
+    const instance: NewInstance = {
+      id,
+      orgId: definition.org_id,
+      definitionId: definition.id,
+      processKey: definition.process_key,
+      businessKey: input.businessKey ?? null,
+      state,
+      now: ctx.now,
+    };
+    return { instance, effects, callsNeeded: this.calls.needed(state, effects, null) };
+  }
+
+  /**
+   * Inserts planned new instances and all their effects with one statement (see
+   * {@link addNewInstances}); by instance id, those inserted with what they wrote.
+   */
+  private async insertStarted(
+    db: Pool | PoolClient,
+    planned: readonly { instance: NewInstance; effects: Effect[] }[],
+    options: { latestEnabled?: string } = {},
+  ): Promise<Map<string, InsertedInstance>> {
+    const statement = new WriteStatement();
+    const guard = addNewInstances(
+      statement,
+      planned.map((p) => p.instance),
+      options,
+    );
+    const writes = new EffectWrites();
+    const written = planned.map(({ instance, effects }) =>
+      writes.add(
+        {
+          instanceId: instance.id,
+          orgId: instance.orgId,
+          processKey: instance.processKey,
+          now: instance.now.toISOString(),
+        },
+        effects,
+      ),
+    );
+    writes.write(statement, guard);
+    const records = await runNewInstances(db, statement);
+    const inserted = new Map<string, InsertedInstance>();
+    for (const [i, { instance }] of planned.entries()) {
+      const record = records.get(instance.id);
+      if (record !== undefined) inserted.set(instance.id, { record, written: written[i] as WrittenEffects });
+    }
+    return inserted;
   }
 
   /**

@@ -74,6 +74,15 @@ async function lockTasksOf(instanceId: string, workerId: string) {
   return new Map(rows.map((row) => [row.activity_id, row.id]));
 }
 
+/** A worker's completion of a task (its id is its wait's) through `driver`'s remembered state. */
+function completeRemembered(driver: InstanceDriver, instanceId: string, taskId: string, workerId = 'w1') {
+  return driver.applyToRecent({
+    instanceId,
+    event: { type: 'complete', waitId: taskId },
+    heldTask: { taskId, workerId },
+  });
+}
+
 test('concurrent starts share one statement, keep gap-free counters and their business keys; a refused one fails alone', async () => {
   const { driver, count } = driverWithCount();
   const definition = await definitionOf('payment');
@@ -159,20 +168,11 @@ test('completions of remembered instances are written together without reading t
   const items = [];
   for (const { instance } of instances) {
     const tasks = await lockTasksOf(instance.id, 'w1');
-    const stored = await readInstance(pool(), instance.id);
-    const waitOf = (taskId: string | undefined) =>
-      Object.values(stored?.engineState.waits ?? {}).find((wait) => wait.waitId === taskId)?.waitId ?? 'none';
-    items.push({ instance, taskId: tasks.get('a'), waitId: waitOf(tasks.get('a')) });
+    items.push({ instance, taskId: tasks.get('a') ?? '' });
   }
   const reads = count('read');
   const driven = await Promise.all(
-    items.map((item) =>
-      driver.applyToRecent({
-        instanceId: item.instance.id,
-        event: { type: 'complete', waitId: item.waitId },
-        heldTask: { taskId: item.taskId ?? '', workerId: 'w1' },
-      }),
-    ),
+    items.map((item) => completeRemembered(driver, item.instance.id, item.taskId)),
   );
   assert.ok(
     driven.every((d) => d !== null),
@@ -198,38 +198,19 @@ test('a remembered state is not used once another process wrote the instance, no
   const definition = await definitionOf('fanout');
   const { instance } = await mine.startTogether(definition, { variables: {}, businessKey: null });
   const tasks = await lockTasksOf(instance.id, 'w1');
-  const stored = await readInstance(pool(), instance.id);
-  const waitFor = (activity: string) => {
-    const taskId = tasks.get(activity) ?? '';
-    const wait = Object.values(stored?.engineState.waits ?? {}).find((w) => w.waitId === taskId);
-    assert.ok(wait, `a wait for ${activity}`);
-    return { taskId, waitId: wait.waitId };
-  };
-  const [a, b, c] = [waitFor('a'), waitFor('b'), waitFor('c')];
+  const [a, b, c] = ['a', 'b', 'c'].map((activity) => tasks.get(activity) ?? '') as [string, string, string];
 
   // Another process completes branch b: the state this driver remembers is now one revision behind.
-  await other.apply(instance.id, { type: 'complete', waitId: b.waitId });
+  await other.apply(instance.id, { type: 'complete', waitId: b });
   assert.equal(
-    await mine.applyToRecent({
-      instanceId: instance.id,
-      event: { type: 'complete', waitId: a.waitId },
-      heldTask: { taskId: a.taskId, workerId: 'w1' },
-    }),
+    await completeRemembered(mine, instance.id, a),
     null,
     'the guard refused the out-of-date state',
   );
-  await mine.apply(instance.id, { type: 'complete', waitId: a.waitId });
+  await mine.apply(instance.id, { type: 'complete', waitId: a });
   // Branch c's lock passes to another worker: w1 may no longer complete it, remembered or not.
-  await pool().query(`UPDATE external_tasks SET worker_id = 'w2' WHERE id = $1`, [c.taskId]);
-  assert.equal(
-    await mine.applyToRecent({
-      instanceId: instance.id,
-      event: { type: 'complete', waitId: c.waitId },
-      heldTask: { taskId: c.taskId, workerId: 'w1' },
-    }),
-    null,
-    'the lock guard refused the write',
-  );
+  await pool().query(`UPDATE external_tasks SET worker_id = 'w2' WHERE id = $1`, [c]);
+  assert.equal(await completeRemembered(mine, instance.id, c), null, 'the lock guard refused the write');
   const after = await readInstance(pool(), instance.id);
   const open = Object.values(after?.engineState.waits ?? {}).map((wait) => wait.elementId);
   assert.deepEqual(open, ['c'], 'both completions counted at the join, c still open');
@@ -257,11 +238,7 @@ test('a write inside a transaction that rolled back is not remembered', async ()
   // Another process now takes the revision the rolled-back write had, with a different state.
   await other.apply(instance.id, { type: 'complete', waitId: waitOf('b') });
   assert.equal(
-    await mine.applyToRecent({
-      instanceId: instance.id,
-      event: { type: 'complete', waitId: waitOf('c') },
-      heldTask: { taskId: tasks.get('c') ?? '', workerId: 'w1' },
-    }),
+    await completeRemembered(mine, instance.id, waitOf('c')),
     null,
     'nothing remembered: the rolled-back state must not be built on',
   );

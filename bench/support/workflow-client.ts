@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { migrate } from '../../src/platform/database/migrate.js';
 import { createPool } from '../../src/platform/database/pool.js';
 import { hashPassword } from '../../src/workflow/auth/passwords.js';
@@ -25,7 +25,11 @@ export async function prepareWorkflowBenchDatabase(url: string): Promise<void> {
 }
 
 /** A JSON call to the workflow API as the benchmark's administrator; throws on a non-2xx answer. */
-export type WorkflowCall = (method: string, path: string, body?: unknown) => Promise<Record<string, string>>;
+export type WorkflowCall = (
+  method: Dispatcher.HttpMethod,
+  path: string,
+  body?: unknown,
+) => Promise<Record<string, string>>;
 
 /**
  * Logs in as the benchmark's administrator and returns a caller carrying its token. Calls go
@@ -37,7 +41,7 @@ export async function workflowClient(base: string): Promise<WorkflowCall> {
   let token: string | null = null;
   const call: WorkflowCall = async (method, path, body) => {
     const answer = await pool.request({
-      method: method as 'GET',
+      method,
       path,
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: body === undefined ? null : JSON.stringify(body),

@@ -5,6 +5,7 @@ import { renderCondition } from '../records/select-records.js';
 import type { SelectPlan } from '../records/select-plan.js';
 import { SqlParams, statement } from '../records/statement.js';
 import { quoteIdent } from '../schemas/identifiers.js';
+import { systemFields } from '../types.js';
 import { columnJsonSql, jsonObjectSql, type CompiledSchema } from '../schemas/compiled-schema.js';
 
 /**
@@ -176,16 +177,7 @@ export async function unarchiveRecord(
     [reason],
   );
   const fields = schema.definition.fields.map((field) => quoteIdent(field.name));
-  const columns = [
-    'id',
-    'created_at',
-    'created_by',
-    'updated_at',
-    'updated_by',
-    'version',
-    'deleted_at',
-    ...fields,
-  ];
+  const columns = [...systemFields, ...fields];
   const values = [
     'src.id',
     'src.created_at',

@@ -280,7 +280,10 @@ export class InstanceDriver {
     const onTheirOwn: number[] = [];
     for (const [index, item] of items.entries()) {
       try {
-        const planned = await this.planStart(item.definition, item);
+        const planned = await this.planStart(item.definition, {
+          variables: item.variables,
+          businessKey: item.businessKey,
+        });
         if (planned.callsNeeded) onTheirOwn.push(index);
         else batched.push({ index, ...planned });
       } catch (error) {

@@ -11,11 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/platform/database/embedded-postgres.js';
+import { ensureLogin } from '../src/platform/database/logins.js';
 import { migrate } from '../src/platform/database/migrate.js';
 import { createPool } from '../src/platform/database/pool.js';
 import { createLogger } from '../src/platform/logging/logger.js';
 import { recordsMigrationsDir } from '../src/records/index.js';
 import { workflowMigrationsDir } from '../src/workflow/index.js';
+import { recordsRuntimeLogin } from '../test/helpers/runtime-login.js';
 
 const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 const logger = createLogger('warn');
@@ -92,6 +94,12 @@ async function main(): Promise<number> {
         await pool.end();
       }
     }
+    // The login records tests serve requests as: owns nothing, a member of weft_records_app
+    // (created by the records migrations), as in production (docs/records/access-control.md).
+    await ensureLogin(adminUrl, recordsRuntimeLogin.user, recordsRuntimeLogin.password);
+    await withAdmin(adminUrl, (client) =>
+      client.query(`GRANT weft_records_app TO ${recordsRuntimeLogin.user}`),
+    );
     return await new Promise<number>((resolve) => {
       const child = spawn(
         process.execPath,

@@ -19,23 +19,44 @@ export interface RunningServices {
   stop(): Promise<void>;
 }
 
+/** The logins of one service's database. */
+interface ServiceDatabase {
+  /** The login requests run as. */
+  url: string;
+  /** The login that owns the tables and runs migrations (the same URL when there is one login). */
+  ownerUrl: string;
+}
+
 interface Databases {
-  urls: Record<ServiceName, string | undefined>;
+  urls: Record<ServiceName, ServiceDatabase | undefined>;
   embedded: EmbeddedPostgres | undefined;
 }
 
+/** The embedded cluster's runtime login of the records service (docs/records/access-control.md). */
+export const embeddedRecordsLogin = 'weft_records_service';
+
 /**
  * Connects to the configured databases, starting the embedded PostgreSQL for any service whose
- * database URL is unset and creating its database there.
+ * database URL is unset and creating its database there. On the embedded cluster the records
+ * service runs requests as a login of its own that owns nothing; the superuser migrates.
  */
 async function openDatabases(
   config: Config,
   services: readonly ServiceName[],
   logger: Logger,
 ): Promise<Databases> {
-  const configured: Record<ServiceName, string | undefined> = {
-    workflow: config.workflow.databaseUrl,
-    records: config.records.databaseUrl,
+  if (config.records.migrationDatabaseUrl !== undefined && config.records.databaseUrl === undefined)
+    throw new Error('RECORDS_MIGRATION_DATABASE_URL needs RECORDS_DATABASE_URL (the login requests run as)');
+  const single = (url: string | undefined) => (url === undefined ? undefined : { url, ownerUrl: url });
+  const configured: Record<ServiceName, ServiceDatabase | undefined> = {
+    workflow: single(config.workflow.databaseUrl),
+    records:
+      config.records.databaseUrl === undefined
+        ? undefined
+        : {
+            url: config.records.databaseUrl,
+            ownerUrl: config.records.migrationDatabaseUrl ?? config.records.databaseUrl,
+          },
   };
   const needEmbedded = services.filter((service) => configured[service] === undefined);
   if (needEmbedded.length === 0) return { urls: configured, embedded: undefined };
@@ -48,7 +69,11 @@ async function openDatabases(
   try {
     for (const service of needEmbedded) {
       await ensureDatabase(embedded.urlFor('postgres'), service);
-      urls[service] = embedded.urlFor(service);
+      const ownerUrl = embedded.urlFor(service);
+      urls[service] = {
+        ownerUrl,
+        url: service === 'records' ? await embedded.loginUrlFor(service, embeddedRecordsLogin) : ownerUrl,
+      };
     }
   } catch (error) {
     await embedded.stop();
@@ -66,7 +91,7 @@ export async function migrateServices(
   const databases = await openDatabases(config, services, logger);
   try {
     for (const service of services) {
-      const pool = createPool(requireUrl(databases, service), {
+      const pool = createPool(requireUrls(databases, service).ownerUrl, {
         max: 2,
         applicationName: `weft-${service}-migrate`,
       });
@@ -107,7 +132,8 @@ export async function runServices(
 
   try {
     for (const service of services) {
-      const pool = createPool(requireUrl(databases, service), {
+      const database = requireUrls(databases, service);
+      const pool = createPool(database.url, {
         max: config.databasePoolSize,
         applicationName: `weft-${service}`,
         logger,
@@ -120,13 +146,26 @@ export async function runServices(
           pool,
           logger,
           rateLimitStore,
-          databaseUrl: requireUrl(databases, service),
+          databaseUrl: database.url,
         });
         closers.push(() => workflow.close());
         urls.workflow = await workflow.app.listen({ host: config.host, port: config.workflow.port });
       } else {
-        await prepareRecordsDatabase(pool, logger);
-        const records = await createRecordsService({ config, pool, logger, rateLimitStore });
+        let ownerPool = pool;
+        if (database.ownerUrl !== database.url) {
+          ownerPool = createPool(database.ownerUrl, {
+            max: 4,
+            applicationName: 'weft-records-owner',
+            logger,
+          });
+          pools.push(ownerPool);
+        }
+        const runtimeLogin =
+          ownerPool === pool
+            ? undefined
+            : (await pool.query<{ login: string }>('SELECT current_user AS login')).rows[0]?.login;
+        await prepareRecordsDatabase(ownerPool, logger, runtimeLogin);
+        const records = await createRecordsService({ config, pool, ownerPool, logger, rateLimitStore });
         closers.push(() => records.close());
         urls.records = (await records.app.listen({ host: config.host, port: config.records.port })) + '/api';
       }
@@ -138,8 +177,8 @@ export async function runServices(
   return { urls, stop };
 }
 
-function requireUrl(databases: Databases, service: ServiceName): string {
-  const url = databases.urls[service];
-  if (url === undefined) throw new Error(`No database URL for ${service}`);
-  return url;
+function requireUrls(databases: Databases, service: ServiceName): ServiceDatabase {
+  const urls = databases.urls[service];
+  if (urls === undefined) throw new Error(`No database URL for ${service}`);
+  return urls;
 }

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../platform/config/index.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { migrate } from '../platform/database/migrate.js';
+import { grantApplicationRole } from './access/runtime-login.js';
 import type { Pool } from '../platform/database/pool.js';
 import { createHttpServer, type HttpServer } from '../platform/http/index.js';
 import type { Logger } from '../platform/logging/logger.js';
@@ -45,7 +46,13 @@ export const recordsMigrationsDir = fileURLToPath(new URL('../../migrations/reco
 /** What the records service needs from its host process. */
 export interface RecordsServiceDependencies {
   config: Config;
+  /** The runtime login's pool: every request runs on it. */
   pool: Pool;
+  /**
+   * The owner login's pool: resource applies (DDL), row-security sync, the archive and snapshot
+   * jobs and the cursor key. `pool` when omitted (one login that owns the tables).
+   */
+  ownerPool?: Pool;
   logger: Logger;
   /** Shared rate-limit counters (Redis or in-process); an in-process store when omitted. */
   rateLimitStore?: RateLimitStore;
@@ -79,9 +86,17 @@ export interface RecordsService {
   close(): Promise<void>;
 }
 
-/** Applies the records migrations. */
-export async function prepareRecordsDatabase(pool: Pool, logger: Logger): Promise<void> {
-  await migrate(pool, 'records', recordsMigrationsDir, logger);
+/**
+ * Applies the records migrations with the owner's pool, then makes `runtimeLogin` (the login
+ * requests run as, when it is not the owner) a member of the least-privilege application role.
+ */
+export async function prepareRecordsDatabase(
+  ownerPool: Pool,
+  logger: Logger,
+  runtimeLogin?: string,
+): Promise<void> {
+  await migrate(ownerPool, 'records', recordsMigrationsDir, logger);
+  if (runtimeLogin !== undefined) await grantApplicationRole(ownerPool, runtimeLogin, logger);
 }
 
 /**
@@ -90,6 +105,7 @@ export async function prepareRecordsDatabase(pool: Pool, logger: Logger): Promis
  */
 export async function createRecordsService(deps: RecordsServiceDependencies): Promise<RecordsService> {
   const { config, pool } = deps;
+  const ownerPool = deps.ownerPool ?? pool;
   const logger = deps.logger.child({ service: 'records' });
   const clock = deps.clock ?? systemClock;
   const metrics = createMetricsRegistry('records');
@@ -112,7 +128,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   });
   const authAudit = new AuthAuditLog(pool, clock, logger);
   const sync = new SchemaSync({
-    pool,
+    pool: ownerPool,
     registry,
     logger,
     directory: resources.directory,
@@ -120,9 +136,9 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     ...(deps.schemaPollMilliseconds !== undefined ? { pollMilliseconds: deps.schemaPollMilliseconds } : {}),
   });
   const pipeline = new WritePipeline(pool);
-  const cursors = new CursorCodec(await loadCursorKey(pool));
-  const snapshots = new SnapshotJob(pool, registry, logger);
-  const archive = new ArchiveJob({ pool, registry, clock, logger });
+  const cursors = new CursorCodec(await loadCursorKey(ownerPool));
+  const snapshots = new SnapshotJob(ownerPool, registry, logger);
+  const archive = new ArchiveJob({ pool: ownerPool, registry, clock, logger });
 
   const app = await createHttpServer({
     logger,
@@ -144,7 +160,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registerOidcRoutes(scope, { pool, clock, strategies: () => auth.oidcStrategies() });
     registerIdentityRoute(scope);
     registerAuthAuditRoutes(scope, { pool, audit: authAudit });
-    registerRoleBindingRoutes(scope, { pool, publish: () => auth.publish() });
+    registerRoleBindingRoutes(scope, { pool: ownerPool, publish: () => auth.publish() });
     registerRecordRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors });
     registerHistoryRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors, snapshots });
     registerAuditRoutes(scope, { pool, registry, access: recordAccess });

@@ -172,7 +172,7 @@ describe('records audit', () => {
     assert.equal(badVerify.statusCode, 400);
   });
 
-  test('the application role may insert and read audit rows but not update or delete them', async () => {
+  test('the application role may read audit rows but not append, update or delete them', async () => {
     const role = `weft_t_app_${randomBytes(4).toString('hex')}`;
     const password = randomBytes(12).toString('hex');
     const admin = new pg.Client({ connectionString: process.env.WEFT_TEST_ADMIN_URL });
@@ -191,9 +191,13 @@ describe('records audit', () => {
           [id],
         );
         assert.equal(read.rows[0]?.n, 4);
-        await client.query(
-          `INSERT INTO records.audit_events ("timestamp", actor, schema_path, entity_id, operation, version, previous_hash, hash)
-           VALUES (now(), 'x', 'a/b/c/d/v1', gen_random_uuid(), 'UPDATE', 1, '', '')`,
+        // Only the change triggers append (as the owner): a forged event is refused.
+        await assert.rejects(
+          client.query(
+            `INSERT INTO records.audit_events ("timestamp", actor, schema_path, entity_id, operation, version, previous_hash, hash)
+             VALUES (now(), 'x', 'a/b/c/d/v1', gen_random_uuid(), 'UPDATE', 1, '', '')`,
+          ),
+          { code: '42501' },
         );
         await assert.rejects(client.query(`UPDATE records.audit_events SET actor = 'mallory'`), {
           code: '42501',

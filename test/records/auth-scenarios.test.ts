@@ -67,7 +67,9 @@ describe('records authentication scenarios', () => {
     );
     const pool = app.database.pool;
     await pool.query(`CREATE SCHEMA auth_lookup; CREATE TABLE auth_lookup.departments (code text, role text);
-      INSERT INTO auth_lookup.departments VALUES ('D7', 'approver'), ('D7', 'analyst')`);
+      INSERT INTO auth_lookup.departments VALUES ('D7', 'approver'), ('D7', 'analyst');
+      GRANT USAGE ON SCHEMA auth_lookup TO weft_records_app;
+      GRANT SELECT ON auth_lookup.departments TO weft_records_app`);
     const make = async (name: string, options: Parameters<typeof createApiKey>[1]) => {
       const made = await createApiKey(pool, options);
       keys[name] = made.plaintext;

@@ -172,7 +172,15 @@ export const environmentSchema = Type.Object({
   RECORDS_DATABASE_URL: Type.Optional(
     Type.String({
       pattern: '^postgres(ql)?://',
-      description: 'Records database; embedded PostgreSQL database `records` when unset',
+      description:
+        'Records database login the service serves requests with (least privilege, subject to row-level security); embedded PostgreSQL database `records` when unset',
+    }),
+  ),
+  RECORDS_MIGRATION_DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description:
+        'Records database login that owns the tables and runs migrations and DDL; RECORDS_DATABASE_URL when unset',
     }),
   ),
   RECORDS_RESOURCES_DIR: Type.Optional(

@@ -70,7 +70,10 @@ export interface ScriptsConfig {
 /** Configuration of the records service. */
 export interface RecordsConfig {
   readonly port: number;
+  /** The runtime login (requests); the embedded database's own runtime login when unset. */
   readonly databaseUrl: string | undefined;
+  /** The owner login (migrations, DDL, jobs); `databaseUrl` when unset. */
+  readonly migrationDatabaseUrl: string | undefined;
   /** Folder of resource documents; undefined means `./resources`, else the bundled examples. */
   readonly resourcesDir: string | undefined;
   readonly jwt: {
@@ -169,6 +172,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     records: {
       port: env.RECORDS_PORT,
       databaseUrl: env.RECORDS_DATABASE_URL,
+      migrationDatabaseUrl: env.RECORDS_MIGRATION_DATABASE_URL,
       resourcesDir: env.RECORDS_RESOURCES_DIR,
       jwt: {
         issuer: env.RECORDS_JWT_ISSUER,

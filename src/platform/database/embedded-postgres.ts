@@ -3,11 +3,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../logging/logger.js';
+import { ensureLogin } from './logins.js';
 
 /** A running embedded PostgreSQL cluster. */
 export interface EmbeddedPostgres {
-  /** Connection URL of a database on this cluster. */
+  /** Connection URL of a database on this cluster, as the superuser. */
   urlFor(database: string): string;
+  /**
+   * Connection URL of a database as `login`, a plain login role (no superuser, no BYPASSRLS, owns
+   * nothing) created on first use with a password generated once and kept beside the cluster.
+   */
+  loginUrlFor(database: string, login: string): Promise<string>;
   /** Fast shutdown; resolves when the server has exited. */
   stop(): Promise<void>;
 }
@@ -70,9 +76,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     );
   });
   logger.info({ port, dataDir }, 'embedded PostgreSQL started');
+  const urlAs = (user: string, secret: string, database: string) =>
+    `postgres://${encodeURIComponent(user)}:${encodeURIComponent(secret)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
   return {
-    urlFor: (database) =>
-      `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
+    urlFor: (database) => urlAs('postgres', password, database),
+    loginUrlFor: async (database, login) => {
+      const secret = await readOrCreatePassword(path.join(directory, `${login}.password`));
+      await ensureLogin(urlAs('postgres', password, 'postgres'), login, secret);
+      return urlAs(login, secret, database);
+    },
     stop: async () => {
       await server.stop();
       logger.info('embedded PostgreSQL stopped');

@@ -63,6 +63,7 @@ export const PgErrorCode = {
   uniqueViolation: '23505',
   foreignKeyViolation: '23503',
   duplicateDatabase: '42P04',
+  duplicateObject: '42710',
   invalidTextRepresentation: '22P02',
 } as const;
 

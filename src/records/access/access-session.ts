@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { withTransaction, type Pool, type PoolClient } from '../../platform/database/pool.js';
 import { quoteLiteral } from '../schemas/identifiers.js';
 import type { Identity } from '../types.js';
-import { apiRole } from './rls-ddl.js';
+import { apiRole } from './database-roles.js';
 
 /**
  * The access session of a request on a schema with row security: inside the request's transaction

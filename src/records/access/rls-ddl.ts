@@ -3,10 +3,10 @@ import { historySchemaName, historyTable } from '../ddl/change-triggers.js';
 import { qualifiedTable } from '../ddl/table-ddl.js';
 import { pgSchemaName, quoteIdent, quoteLiteral } from '../schemas/identifiers.js';
 import type { Operation, SchemaDefinition } from '../types.js';
+import { apiRole, appRole } from './database-roles.js';
+import { derivedRowStatements, onlyIfRoleExists } from './derived-rows-rls.js';
+import { definerFunctionStatements } from '../ddl/definer-functions.js';
 import { filtersByRole } from './row-filter.js';
-
-/** The role access-controlled requests switch to: not an owner, not a superuser, no BYPASSRLS. */
-export const apiRole = 'weft_records_api';
 
 const actorRoles = 'records.actor_roles()';
 
@@ -76,31 +76,41 @@ function signatureOf(statements: string[]): string {
   return `weft-rls ${createHash('sha256').update(statements.join(';\n')).digest('hex')}`;
 }
 
+/** Layers 1 and 4 as one SQL rule over the table's columns for `operations` ('true' when unguarded). */
+export function accessRuleSql(definition: SchemaDefinition, operations: Operation[]): string {
+  return hasRowSecurity(definition)
+    ? `${rbacSql(definition, operations)} AND ${rowsSql(definition)}`
+    : 'true';
+}
+
 function policyStatements(definition: SchemaDefinition): string[] {
   const table = qualifiedTable(definition);
   const schema = quoteIdent(pgSchemaName(definition.org));
-  const guarded = hasRowSecurity(definition);
-  const rows = rowsSql(definition);
-  const rule = (operations: Operation[]) =>
-    guarded ? `${rbacSql(definition, operations)} AND ${rows}` : 'true';
+  const rule = (operations: Operation[]) => accessRuleSql(definition, operations);
   const policy = (name: string, command: string, clause: string) => [
     `DROP POLICY IF EXISTS ${name} ON ${table}`,
     `CREATE POLICY ${name} ON ${table} FOR ${command} ${clause}`,
   ];
-  return [
-    `GRANT USAGE ON SCHEMA ${schema} TO ${apiRole}`,
-    `GRANT SELECT, INSERT, UPDATE, DELETE ON ${table} TO ${apiRole}`,
-    // Tables added next to it later (history, audit) are written inside the same requests.
-    `ALTER DEFAULT PRIVILEGES IN SCHEMA ${schema} GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${apiRole}`,
-    `ALTER DEFAULT PRIVILEGES IN SCHEMA ${schema} GRANT USAGE, SELECT ON SEQUENCES TO ${apiRole}`,
-    // The time machine reads a record's history in the caller's access session (triggers write
-    // it as the owner).
+  // Requests insert and update records; only the archive job (as the owner) removes rows, and the
+  // change triggers (SECURITY DEFINER, as the owner) write history and audit.
+  const grants = (role: string) => [
+    `GRANT USAGE ON SCHEMA ${schema} TO ${role}`,
+    `REVOKE DELETE, TRUNCATE ON ${table} FROM ${role}`,
+    `GRANT SELECT, INSERT, UPDATE ON ${table} TO ${role}`,
     ...(definition.timeMachine
       ? [
-          `GRANT USAGE ON SCHEMA ${quoteIdent(historySchemaName(definition.org))} TO ${apiRole}`,
-          `GRANT SELECT ON ${historyTable(definition)} TO ${apiRole}`,
+          `GRANT USAGE ON SCHEMA ${quoteIdent(historySchemaName(definition.org))} TO ${role}`,
+          `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ${historyTable(definition)} FROM ${role}`,
+          `GRANT SELECT ON ${historyTable(definition)} TO ${role}`,
         ]
       : []),
+  ];
+  return [
+    ...grants(apiRole),
+    // The app role may be missing where the migrating login could not create roles (0012).
+    ...grants(appRole).map((sql) => onlyIfRoleExists(appRole, sql)),
+    ...derivedRowStatements(definition, rule(['read'])),
+    ...definerFunctionStatements(definition),
     `ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`,
     ...policy('weft_select', 'SELECT', `USING (${rule(['read'])})`),
     ...policy('weft_insert', 'INSERT', `WITH CHECK (${rule(['create'])})`),

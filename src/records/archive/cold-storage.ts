@@ -1,9 +1,9 @@
-import { historyTable } from '../ddl/change-triggers.js';
 import { mapRecordError } from '../records/database-errors.js';
 import type { Queryable } from '../records/record-repository.js';
 import { renderCondition } from '../records/select-records.js';
 import type { SelectPlan } from '../records/select-plan.js';
 import { SqlParams, statement } from '../records/statement.js';
+import { inHotStorageFunction, unarchiveHistoryFunction } from '../ddl/definer-functions.js';
 import { quoteIdent } from '../schemas/identifiers.js';
 import { systemFields } from '../types.js';
 import { columnJsonSql, jsonObjectSql, type CompiledSchema } from '../schemas/compiled-schema.js';
@@ -17,8 +17,9 @@ import { columnJsonSql, jsonObjectSql, type CompiledSchema } from '../schemas/co
 const archivedAtSql = (column: string) =>
   `jsonb_build_object('archived_at', to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))`;
 
+// Through the owner's function: the caller's policies may hide the hot row (definer-functions.ts).
 const notInHotStorage = (schema: CompiledSchema, recordColumn: string) =>
-  `NOT EXISTS (SELECT 1 FROM ${schema.table} hot WHERE hot.id = ${recordColumn})`;
+  `NOT ${inHotStorageFunction(schema.definition)}(${recordColumn})`;
 
 /**
  * The archived record `id` with `archived_at`: its newest archived copy, or with `version` the copy
@@ -124,8 +125,10 @@ ORDER BY r._archived_at DESC, r.id LIMIT ${plan.limit + 1}`;
 
 /** Whether the record has a row in hot storage (live or soft-deleted). */
 export async function inHotStorage(db: Queryable, schema: CompiledSchema, id: string): Promise<boolean> {
-  const { rows } = await db.query(statement(`SELECT 1 FROM ${schema.table} WHERE id = $1`, [id]));
-  return rows.length > 0;
+  const { rows } = await db.query<{ hot: boolean }>(
+    statement(`SELECT ${inHotStorageFunction(schema.definition)}($1::uuid) AS hot`, [id]),
+  );
+  return rows[0]?.hot === true;
 }
 
 /** The caller's part in an unarchive (access layers), see `unarchiveRecord`. */
@@ -161,16 +164,9 @@ export async function unarchiveRecord(
   const record = (await newestArchivedCopy(db, schema, id, guard.rowFilter))?.record;
   if (record === undefined) return undefined;
   guard.check?.(JSON.parse(record) as Record<string, unknown>);
+  // History is written by the owner only (unarchive-history.ts).
   if (schema.definition.timeMachine)
-    await db.query(
-      statement(
-        `INSERT INTO ${historyTable(schema.definition)} (event_id, record_id, "timestamp", actor, operation, old_value, new_value, state, reason)
-         SELECT event_id, record_id, "timestamp", actor, operation, old_value, new_value, state, reason
-         FROM records_archive.history WHERE schema_path = $1 AND record_id = $2 ORDER BY event_id
-         ON CONFLICT (event_id) DO NOTHING`,
-        [schema.path, id],
-      ),
-    );
+    await db.query(statement(`SELECT ${unarchiveHistoryFunction(schema.definition)}($1::uuid)`, [id]));
   await guard.beforeInsert?.(db);
   await db.query(
     `SELECT set_config('weft.operation', 'UNARCHIVE', true), set_config('weft.reason', $1, true)`,

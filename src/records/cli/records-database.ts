@@ -11,7 +11,8 @@ export function openRecordsDatabase(
 ): Promise<{ pool: Pool; close(): Promise<void> }> {
   return openCliDatabase(config, logger, {
     name: 'records',
-    url: config.records.databaseUrl,
+    // Resource applies and key administration run as the owner (DDL), as migrations do.
+    url: config.records.migrationDatabaseUrl ?? config.records.databaseUrl,
     prepare: (pool) => prepareRecordsDatabase(pool, logger),
   });
 }

@@ -1,5 +1,6 @@
 import { withTransaction, type Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
+import { rlsStatements } from '../access/rls-ddl.js';
 import { validateSchemaDefinition } from '../schemas/validate-definition.js';
 import type { SchemaDefinition } from '../types.js';
 import {
@@ -46,7 +47,8 @@ async function missingStatements(pool: Pool, definition: SchemaDefinition): Prom
     !state.trigger ||
     (definition.timeMachine && !state.history)
   )
-    statements.push(...changeCaptureStatements(definition));
+    // A re-created history table needs its grants and policies again (layer 7).
+    statements.push(...changeCaptureStatements(definition), ...rlsStatements(definition));
   const wanted = searchFields(definition).length === 0 ? 0 : definition.searchTier >= 3 ? 2 : 1;
   if (state.search_columns.length < wanted) statements.push(...searchColumnStatements(definition));
   return statements;

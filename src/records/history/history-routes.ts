@@ -187,12 +187,15 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       return hasHistory(db, schema, id);
     });
     if (!known) throw RecordsErrors.entityNotFound(schema.path, id);
-    // Pages of events keep memory flat however long the history is. The record was checked
-    // above; history rows carry no row-filter columns of their own, so pages read them directly.
+    // Pages of events keep memory flat however long the history is. Each page is read in the
+    // caller's access session: history rows are visible while their record is (derived-rows-rls.ts).
     async function* events() {
       let after = resumeAfter;
       for (;;) {
-        const rows = await historyAfter(pool, schema, id, after, replayPage);
+        const from = after;
+        const rows = await access.read(pool, identity, [schema], (db) =>
+          historyAfter(db, schema, id, from, replayPage),
+        );
         for (const row of rows)
           yield `id: ${row.event_id}\ndata: ${JSON.stringify(maskChange(identity, schema, presentHistoryEvent(row)))}\n\n`;
         if (rows.length < replayPage) return;

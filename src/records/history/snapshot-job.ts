@@ -1,5 +1,7 @@
 import type { Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
+import { snapshotRowStatements } from '../access/derived-rows-rls.js';
+import { accessRuleSql } from '../access/rls-ddl.js';
 import { historyTable } from '../ddl/change-triggers.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import { quoteIdent, quoteLiteral } from '../schemas/identifiers.js';
@@ -40,6 +42,8 @@ export function presentSnapshot(row: SnapshotRow): Record<string, unknown> {
  * like the schema's table, holding every record's state at the instant (from hot and archived
  * history). Requests are rows of `records.snapshots`; any instance claims one with
  * `FOR UPDATE SKIP LOCKED`. `runPending()` drives it step by step in tests; `start()` polls.
+ * It runs as the owner (it creates tables); each snapshot table gets the schema's read rule as
+ * its row-level security, so the request roles read it as they read the schema's table.
  */
 export class SnapshotJob {
   private timer: NodeJS.Timeout | undefined;
@@ -122,6 +126,8 @@ export class SnapshotJob {
         [request.at],
       );
       await client.query(`CREATE INDEX ON ${table} (created_at, id)`);
+      for (const sql of snapshotRowStatements(table, accessRuleSql(schema.definition, ['read'])))
+        await client.query(sql);
       await client.query(
         `UPDATE records.snapshots SET status = 'completed', row_count = $2, started_at = coalesce(started_at, now()), completed_at = now() WHERE snapshot_id = $1`,
         [request.snapshot_id, inserted.rowCount ?? 0],

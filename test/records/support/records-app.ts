@@ -5,12 +5,13 @@ import { SignJWT } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Clock } from '../../../src/platform/clock.js';
 import { loadConfig } from '../../../src/platform/config/index.js';
-import type { Pool } from '../../../src/platform/database/pool.js';
+import { createPool, type Pool } from '../../../src/platform/database/pool.js';
 import type { AccessControl } from '../../../src/records/access/access-control.js';
 import { createRecordsService, type RecordsService } from '../../../src/records/index.js';
 import { examplesResourcesDir } from '../../../src/records/schemas/examples-dir.js';
 import { createMigratedDatabase, type TestDatabase } from '../../helpers/database.js';
 import { captureLogs } from '../../helpers/log-capture.js';
+import { asRecordsRuntimeLogin } from '../../helpers/runtime-login.js';
 
 /** The HS256 key test JWTs are signed with. */
 export const testJwtSecret = 'records-test-secret-0123456789abcdef0123';
@@ -60,10 +61,15 @@ export async function startRecordsApp(
     RECORDS_JWT_ISSUER: 'https://issuer.test',
     ...env,
   });
-  const pool = options.pool ? await options.pool(database) : database.pool;
+  // Requests run as a login that owns nothing (as in production); the database's owner pool
+  // applies resources and runs the jobs.
+  const pool = options.pool
+    ? await options.pool(database)
+    : createPool(asRecordsRuntimeLogin(database.url), { max: 10, applicationName: 'weft-test-runtime' });
   const service = await createRecordsService({
     config,
     pool,
+    ownerPool: database.pool,
     logger: process.env.RECORDS_TEST_LOG
       ? (await import('../../../src/platform/logging/logger.js')).createLogger(process.env.RECORDS_TEST_LOG)
       : captureLogs('fatal').logger,

@@ -143,7 +143,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     },
     ...(deps.timerLeader === undefined ? {} : { timerLeader: deps.timerLeader }),
   });
-  registerEngineRoutes(app, engine);
+  registerEngineRoutes(app, engine, { auth: config.workflow.externalTasksAuth, authenticator });
   const connectors = createConnectorExecutors({
     pool,
     clock,

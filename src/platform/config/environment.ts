@@ -151,6 +151,11 @@ export const environmentSchema = Type.Object({
         'Comma-separated earlier secrets keys (base64), still readable until `weft workflow rotate-secrets-key` re-encrypts',
     }),
   ),
+  WORKFLOW_EXTERNAL_TASKS_AUTH: Type.Enum(['public', 'required'], {
+    default: 'public',
+    description:
+      '`public`: the external-task endpoints need no token (the spec); `required`: a token of a Worker, who gets only tasks of its orgs',
+  }),
   WORKFLOW_CONNECTOR_CONCURRENCY: Type.Integer({
     default: 4,
     minimum: 1,

@@ -3,6 +3,7 @@ export {
   ConfigError,
   type Config,
   type WorkflowConfig,
+  type ExternalTasksAuth,
   type RecordsConfig,
 } from './load-config.js';
 export { environmentSchema, environmentVariableNames } from './environment.js';

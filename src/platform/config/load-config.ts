@@ -34,7 +34,12 @@ export interface WorkflowConfig {
   readonly scripts: ScriptsConfig;
   readonly secrets: SecretsConfig;
   readonly connectors: ConnectorsConfig;
+  /** `required`: the external-task endpoints need a token of a Worker and are scoped to its orgs. */
+  readonly externalTasksAuth: ExternalTasksAuth;
 }
+
+/** Who may call the external-task endpoints: anyone (the spec's default), or a Worker with a token. */
+export type ExternalTasksAuth = Environment['WORKFLOW_EXTERNAL_TASKS_AUTH'];
 
 /** Keys of the secrets store (base64 text, validated as 32 bytes by the keyring). */
 export interface SecretsConfig {
@@ -114,7 +119,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
         variable in raw && !/KEY|PASSWORD|SECRET|URL/.test(variable)
           ? ` (got ${JSON.stringify(raw[variable])})`
           : '';
-      return `${variable}: ${error.message}${shown}`;
+      return `${variable}: ${error.message}${allowedValues(variable)}${shown}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
@@ -168,6 +173,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
         concurrency: env.WORKFLOW_CONNECTOR_CONCURRENCY,
         maxResponseBytes: env.WORKFLOW_CONNECTOR_MAX_RESPONSE_BYTES,
       },
+      externalTasksAuth: env.WORKFLOW_EXTERNAL_TASKS_AUTH,
     },
     records: {
       port: env.RECORDS_PORT,
@@ -195,6 +201,13 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       },
     },
   });
+}
+
+// Names the accepted values of an enumerated variable, which the schema's own message does not.
+function allowedValues(variable: string): string {
+  const schema: unknown = (environmentSchema.properties as Record<string, unknown>)[variable];
+  const values = (schema as { enum?: unknown } | undefined)?.enum;
+  return Array.isArray(values) ? `: ${values.map((value) => JSON.stringify(value)).join(', ')}` : '';
 }
 
 // `eval` stays disabled whatever the list says (spec, Limits).

@@ -8,7 +8,7 @@ import { DeploymentService } from '../deployments/deployment-service.js';
 import { ModelCache } from '../deployments/model-cache.js';
 import { registerDeploymentRoutes } from '../deployments/routes.js';
 import { ExternalTaskService } from '../external-tasks/external-task-service.js';
-import { registerExternalTaskRoutes } from '../external-tasks/routes.js';
+import { registerExternalTaskRoutes, type ExternalTaskRouteOptions } from '../external-tasks/routes.js';
 import { TaskNotifier } from '../external-tasks/task-notifier.js';
 import { InstanceService } from '../instances/instance-service.js';
 import { registerInstanceRoutes } from '../instances/routes.js';
@@ -142,11 +142,15 @@ export function createEngine(deps: EngineDependencies): Engine {
   };
 }
 
-/** Registers the engine's HTTP routes. */
-export function registerEngineRoutes(app: HttpServer, engine: Engine): void {
+/** Registers the engine's HTTP routes; `externalTasks` says how workers authenticate. */
+export function registerEngineRoutes(
+  app: HttpServer,
+  engine: Engine,
+  externalTasks: ExternalTaskRouteOptions,
+): void {
   registerDeploymentRoutes(app, engine.deployments);
   registerInstanceRoutes(app, engine.instances);
-  registerExternalTaskRoutes(app, engine.externalTasks);
+  registerExternalTaskRoutes(app, engine.externalTasks, externalTasks);
   registerUserTaskRoutes(app, engine.userTasks);
   registerEventRoutes(app, engine);
 }

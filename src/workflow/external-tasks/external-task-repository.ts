@@ -30,14 +30,30 @@ export interface TaskLock {
 
 /**
  * Locks up to `maxTasks` fetchable tasks of the topics for a worker, oldest first. Rows locked by
- * a concurrent fetch are skipped, so two workers never receive the same task.
+ * a concurrent fetch are skipped, so two workers never receive the same task. With `orgIds`, only
+ * tasks of those orgs (a statement of its own, so the unscoped one keeps its plan).
  */
 export async function lockTasks(
   db: Pool,
-  input: { workerId: string; maxTasks: number; topics: { name: string; lockMs: number }[]; now: Date },
+  input: {
+    workerId: string;
+    maxTasks: number;
+    topics: { name: string; lockMs: number }[];
+    now: Date;
+    orgIds?: readonly string[] | undefined;
+  },
 ): Promise<LockedTask[]> {
+  const scoped = input.orgIds !== undefined;
+  const values: unknown[] = [
+    input.workerId,
+    input.topics.map((topic) => topic.name),
+    input.topics.map((topic) => topic.lockMs),
+    input.now,
+    input.maxTasks,
+  ];
+  if (scoped) values.push(input.orgIds);
   const { rows } = await db.query<Omit<LockedTask, 'lock_expires_at'> & { lock_expires_at: Date }>({
-    name: 'workflow.external-tasks.lock',
+    name: scoped ? 'workflow.external-tasks.lock-in-orgs' : 'workflow.external-tasks.lock',
     text: `WITH wanted AS (
              SELECT * FROM unnest($2::text[], $3::int[]) AS w(topic, lock_ms)
            ),
@@ -46,6 +62,7 @@ export async function lockTasks(
              WHERE t.topic IN (SELECT topic FROM wanted)
                AND t.retries > 0 AND t.due_at <= $4
                AND (t.lock_expires_at IS NULL OR t.lock_expires_at <= $4)
+               ${scoped ? 'AND t.org_id = ANY($6::uuid[])' : ''}
              ORDER BY t.created_at, t.id
              LIMIT $5
              FOR UPDATE SKIP LOCKED
@@ -56,15 +73,19 @@ export async function lockTasks(
            WHERE t.id = c.id AND w.topic = t.topic
            RETURNING t.id, t.topic AS topic_name, t.process_instance_id, t.activity_id, t.variables,
                      t.retries, t.lock_expires_at, t.org_id`,
-    values: [
-      input.workerId,
-      input.topics.map((topic) => topic.name),
-      input.topics.map((topic) => topic.lockMs),
-      input.now,
-      input.maxTasks,
-    ],
+    values,
   });
   return rows.map((row) => ({ ...row, lock_expires_at: row.lock_expires_at.toISOString() }));
+}
+
+/** The org a task belongs to, or null when there is no such task (it never changes org). */
+export async function taskOrgId(db: Pool | PoolClient, taskId: string): Promise<string | null> {
+  const { rows } = await db.query<{ org_id: string }>({
+    name: 'workflow.external-tasks.org-of',
+    text: 'SELECT org_id FROM external_tasks WHERE id = $1',
+    values: [taskId],
+  });
+  return rows[0]?.org_id ?? null;
 }
 
 /** The instance a task belongs to, read without a lock (it never changes). */

@@ -7,6 +7,7 @@ import type { EngineEvent, Variables } from '../engine/runtime/index.js';
 import { WorkflowErrors } from '../errors.js';
 import * as tasks from './external-task-repository.js';
 import type { TaskNotifier } from './task-notifier.js';
+import { isInScope, type TaskScope } from './task-scope.js';
 
 /** A fetch-and-lock request. */
 export interface FetchRequest {
@@ -16,6 +17,25 @@ export interface FetchRequest {
   async_response_timeout_ms?: number | undefined;
 }
 
+/** Whose tasks a fetch may lock, and when its long poll gives up. */
+export interface FetchOptions {
+  /** The orgs whose tasks may be locked. */
+  scope: TaskScope;
+  /**
+   * Reads the caller's scope again before each attempt after a wait, so that a revoked key or role
+   * stops a long poll at once; it throws (401, 403) to end the poll. Absent: `scope` holds throughout.
+   */
+  rescope?: (() => Promise<TaskScope>) | undefined;
+  /** Ends the wait early when the client goes away or the service stops. */
+  signal?: AbortSignal | undefined;
+}
+
+/** A task this process locked lately: its instance and org never change. */
+interface LockedTaskHome {
+  instanceId: string;
+  orgId: string;
+}
+
 // Retries becoming due and expired locks send no notification: a long poll also re-checks this often.
 const pollIntervalMs = 1000;
 // Tasks locked here whose instance is remembered, so that their report need not read the task row.
@@ -23,8 +43,8 @@ const lockedTasksKept = 10_000;
 
 /** The external task API: workers fetch and lock, complete, fail, throw BPMN errors, extend and unlock. */
 export class ExternalTaskService {
-  /** The instance of each task this process locked lately (a task never changes instance). */
-  private readonly instanceOfLockedTask = new LRUCache<string, string>({ max: lockedTasksKept });
+  /** The instance and org of each task this process locked lately. */
+  private readonly lockedTaskHomes = new LRUCache<string, LockedTaskHome>({ max: lockedTasksKept });
 
   constructor(
     private readonly pool: Pool,
@@ -35,26 +55,31 @@ export class ExternalTaskService {
   ) {}
 
   /**
-   * Locks tasks of the requested topics for the worker. With `async_response_timeout_ms`, waits
-   * until a task exists (woken by LISTEN/NOTIFY) or the timeout passes; `signal` ends the wait
-   * early when the client goes away or the service stops.
+   * Locks tasks of the requested topics, in the scope's orgs, for the worker. With
+   * `async_response_timeout_ms`, waits until a task exists (woken by LISTEN/NOTIFY) or the timeout
+   * passes.
    */
-  async fetchAndLock(request: FetchRequest, signal?: AbortSignal): Promise<tasks.LockedTask[]> {
+  async fetchAndLock(request: FetchRequest, options: FetchOptions): Promise<tasks.LockedTask[]> {
+    const { signal, rescope } = options;
     const topics = request.topics.map((topic) => ({
       name: topic.topic_name,
       lockMs: topic.lock_duration_ms,
     }));
     const deadline = Date.now() + (request.async_response_timeout_ms ?? 0);
-    for (;;) {
+    let scope = options.scope;
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 0 && rescope) scope = await rescope();
       const locked = await tasks.lockTasks(this.pool, {
         workerId: request.worker_id,
         maxTasks: request.max_tasks,
         topics,
         now: this.clock.now(),
+        orgIds: scope === 'all' ? undefined : scope.orgIds,
       });
       const remaining = deadline - Date.now();
       if (locked.length > 0 || remaining <= 0 || signal?.aborted) {
-        for (const task of locked) this.instanceOfLockedTask.set(task.id, task.process_instance_id);
+        for (const task of locked)
+          this.lockedTaskHomes.set(task.id, { instanceId: task.process_instance_id, orgId: task.org_id });
         this.metrics.externalTask('fetched', locked.length);
         return locked;
       }
@@ -67,7 +92,13 @@ export class ExternalTaskService {
   }
 
   /** Completes a task locked by the worker, moving its instance on. */
-  async complete(taskId: string, workerId: string, variables: Variables | undefined): Promise<void> {
+  async complete(
+    taskId: string,
+    workerId: string,
+    variables: Variables | undefined,
+    scope: TaskScope,
+  ): Promise<void> {
+    await this.requireInScope(taskId, scope);
     await this.applyAsWorker(taskId, workerId, {
       type: 'complete',
       waitId: taskId,
@@ -84,7 +115,9 @@ export class ExternalTaskService {
   async fail(
     taskId: string,
     input: { worker_id: string; error_message: string; retries: number; retry_timeout_ms: number },
+    scope: TaskScope,
   ): Promise<void> {
+    await this.requireInScope(taskId, scope);
     if (input.retries === 0) {
       await this.applyAsWorker(taskId, input.worker_id, {
         type: 'fail',
@@ -111,7 +144,9 @@ export class ExternalTaskService {
   async bpmnError(
     taskId: string,
     input: { worker_id: string; error_code: string; variables?: Variables | undefined },
+    scope: TaskScope,
   ): Promise<void> {
+    await this.requireInScope(taskId, scope);
     await this.applyAsWorker(taskId, input.worker_id, {
       type: 'bpmnError',
       waitId: taskId,
@@ -121,7 +156,8 @@ export class ExternalTaskService {
   }
 
   /** Extends the worker's lock; 409 when the worker does not hold a live lock. */
-  async extendLock(taskId: string, workerId: string, durationMs: number): Promise<void> {
+  async extendLock(taskId: string, workerId: string, durationMs: number, scope: TaskScope): Promise<void> {
+    await this.requireInScope(taskId, scope);
     const extended = await tasks.extendLock(this.pool, {
       taskId,
       workerId,
@@ -135,7 +171,8 @@ export class ExternalTaskService {
   }
 
   /** Releases the lock so any worker can fetch the task again. */
-  async unlock(taskId: string): Promise<void> {
+  async unlock(taskId: string, scope: TaskScope): Promise<void> {
+    await this.requireInScope(taskId, scope);
     if (!(await tasks.unlock(this.pool, taskId))) throw WorkflowErrors.notFound('No such external task');
   }
 
@@ -147,8 +184,8 @@ export class ExternalTaskService {
    * reads both and answers accordingly.
    */
   private async applyAsWorker(taskId: string, workerId: string, event: EngineEvent): Promise<void> {
-    const remembered = this.instanceOfLockedTask.get(taskId);
-    this.instanceOfLockedTask.delete(taskId);
+    const remembered = this.lockedTaskHomes.get(taskId)?.instanceId;
+    this.lockedTaskHomes.delete(taskId);
     const heldTask = { taskId, workerId };
     if (
       remembered !== undefined &&
@@ -178,6 +215,16 @@ export class ExternalTaskService {
         `EXISTS (SELECT 1 FROM external_tasks WHERE id = ${param(taskId)} AND worker_id = ${param(workerId)}
                  AND lock_expires_at > ${param(now)})`,
     });
+  }
+
+  /**
+   * 404 for a task outside the scope, exactly as for a task that does not exist, so a worker cannot
+   * learn which ids other orgs' tasks have. A task this process locked is answered from memory.
+   */
+  private async requireInScope(taskId: string, scope: TaskScope): Promise<void> {
+    if (scope === 'all') return;
+    const orgId = this.lockedTaskHomes.peek(taskId)?.orgId ?? (await tasks.taskOrgId(this.pool, taskId));
+    if (orgId === null || !isInScope(scope, orgId)) throw WorkflowErrors.notFound('No such external task');
   }
 
   private async requireLockHolder(client: PoolClient, taskId: string, workerId: string): Promise<void> {

@@ -1,9 +1,15 @@
+import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import type { ExternalTasksAuth } from '../../platform/config/index.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { publicRoute } from '../../platform/http/route-config.js';
-import { ErrorBody, Uuid } from '../common-schemas.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { identityOf } from '../auth/request-identity.js';
+import { bearerSecurity, ErrorBody, Uuid } from '../common-schemas.js';
 import type { Variables as JsonVariables } from '../engine/runtime/index.js';
+import { WorkflowErrors } from '../errors.js';
 import type { ExternalTaskService } from './external-task-service.js';
+import { workerScopeOf, type TaskScope } from './task-scope.js';
 
 const WorkerId = Type.String({ minLength: 1, maxLength: 255 });
 // Bodies are parsed JSON, so their values are JSON values: the engine's Variables type.
@@ -19,16 +25,43 @@ const LockedTask = Type.Object({
   lock_expires_at: Type.String({ format: 'date-time' }),
   org_id: Uuid,
 });
-const errors = { 400: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const noContent = { 204: Type.Null(), ...errors };
 const maxLockMs = 24 * 3600 * 1000;
 
+/** How the external-task routes authenticate. */
+export interface ExternalTaskRouteOptions {
+  /** `public` (the spec's default): no token, every org's tasks; `required`: a Worker's token. */
+  auth: ExternalTasksAuth;
+  /** Reads a long-polling caller's identity again after each wait (`required` only). */
+  authenticator: Authenticator;
+}
+
 /**
- * The external task API of the interface decisions. Public at present, as the spec says:
- * multi-tenant deployments restrict these paths at the network level.
+ * The external task API of the interface decisions. Public by default, as the spec says
+ * (multi-tenant deployments then restrict these paths at the network level); with
+ * `WORKFLOW_EXTERNAL_TASKS_AUTH=required` every route needs a token of a Worker, and sees only the
+ * tasks of the orgs where the caller is one.
  */
-export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTaskService): void {
+export function registerExternalTaskRoutes(
+  app: HttpServer,
+  service: ExternalTaskService,
+  options: ExternalTaskRouteOptions,
+): void {
   const tags = ['external-tasks'];
+  const required = options.auth === 'required';
+  // Required: no `public` flag, so the authentication hook answers 401 without a valid token.
+  const access = required ? { schema: { security: bearerSecurity } } : { ...publicRoute, schema: {} };
+  const scopeOf = (request: FastifyRequest): TaskScope =>
+    required ? workerScopeOf(identityOf(request)) : 'all';
+  const rescopeOf = (request: FastifyRequest) =>
+    required
+      ? async (): Promise<TaskScope> => {
+          const identity = await options.authenticator.authenticate(request.headers.authorization);
+          if (identity === null) throw WorkflowErrors.unauthenticated();
+          return workerScopeOf(identity);
+        }
+      : undefined;
   // Long polls answer at once (with what they have) when the server starts closing, so a shutdown
   // does not wait out every worker's poll timeout.
   const shutdown = new AbortController();
@@ -40,8 +73,9 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
   app.post(
     '/api/v1/external-tasks/fetch-and-lock',
     {
-      ...publicRoute,
+      ...access,
       schema: {
+        ...access.schema,
         tags,
         summary: 'Lock tasks of the given topics; long-polls with async_response_timeout_ms',
         body: Type.Object(
@@ -62,7 +96,7 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Array(LockedTask), 400: ErrorBody },
+        response: { 200: Type.Array(LockedTask), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
       },
     },
     async (request, reply) => {
@@ -70,15 +104,20 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
       // soon as its body is read; the response's fires when the connection ends.)
       const abort = new AbortController();
       reply.raw.once('close', () => abort.abort());
-      return service.fetchAndLock(request.body, AbortSignal.any([abort.signal, shutdown.signal]));
+      return service.fetchAndLock(request.body, {
+        scope: scopeOf(request),
+        rescope: rescopeOf(request),
+        signal: AbortSignal.any([abort.signal, shutdown.signal]),
+      });
     },
   );
 
   app.post(
     '/api/v1/external-tasks/:id/complete',
     {
-      ...publicRoute,
+      ...access,
       schema: {
+        ...access.schema,
         tags,
         summary: 'Complete a task locked by this worker',
         params: TaskParams,
@@ -94,6 +133,7 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
         request.params.id,
         request.body.worker_id,
         request.body.variables as JsonVariables | undefined,
+        scopeOf(request),
       );
       return reply.status(204).send(null);
     },
@@ -102,8 +142,9 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
   app.post(
     '/api/v1/external-tasks/:id/failure',
     {
-      ...publicRoute,
+      ...access,
       schema: {
+        ...access.schema,
         tags,
         summary: 'Report a failed attempt; retries 0 raises an incident',
         params: TaskParams,
@@ -120,7 +161,7 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
       },
     },
     async (request, reply) => {
-      await service.fail(request.params.id, request.body);
+      await service.fail(request.params.id, request.body, scopeOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -128,8 +169,9 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
   app.post(
     '/api/v1/external-tasks/:id/bpmn-error',
     {
-      ...publicRoute,
+      ...access,
       schema: {
+        ...access.schema,
         tags,
         summary: 'Throw a BPMN error: caught by a matching error boundary event, else an incident',
         params: TaskParams,
@@ -145,10 +187,14 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
       },
     },
     async (request, reply) => {
-      await service.bpmnError(request.params.id, {
-        ...request.body,
-        variables: request.body.variables as JsonVariables | undefined,
-      });
+      await service.bpmnError(
+        request.params.id,
+        {
+          ...request.body,
+          variables: request.body.variables as JsonVariables | undefined,
+        },
+        scopeOf(request),
+      );
       return reply.status(204).send(null);
     },
   );
@@ -156,8 +202,9 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
   app.patch(
     '/api/v1/external-tasks/:id/lock',
     {
-      ...publicRoute,
+      ...access,
       schema: {
+        ...access.schema,
         tags,
         summary: "Extend this worker's lock",
         params: TaskParams,
@@ -169,7 +216,12 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
       },
     },
     async (request, reply) => {
-      await service.extendLock(request.params.id, request.body.worker_id, request.body.new_duration_ms);
+      await service.extendLock(
+        request.params.id,
+        request.body.worker_id,
+        request.body.new_duration_ms,
+        scopeOf(request),
+      );
       return reply.status(204).send(null);
     },
   );
@@ -177,11 +229,11 @@ export function registerExternalTaskRoutes(app: HttpServer, service: ExternalTas
   app.delete(
     '/api/v1/external-tasks/:id/lock',
     {
-      ...publicRoute,
-      schema: { tags, summary: 'Unlock a task', params: TaskParams, response: noContent },
+      ...access,
+      schema: { ...access.schema, tags, summary: 'Unlock a task', params: TaskParams, response: noContent },
     },
     async (request, reply) => {
-      await service.unlock(request.params.id);
+      await service.unlock(request.params.id, scopeOf(request));
       return reply.status(204).send(null);
     },
   );

@@ -1,20 +1,20 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from '../../platform/database/pool.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import type { AccessControl } from '../access/access-control.js';
 import { parseInclude } from '../access/include-parameter.js';
 import { identityOf } from '../auth/request-identity.js';
 import { RecordsErrors } from '../errors.js';
-import { requestHash } from '../idempotency/request-hash.js';
 import type { CursorCodec } from '../records/cursor.js';
 import { parseListQuery } from '../records/list-query.js';
 import { parseQueryBody } from '../records/query-body.js';
 import { insertRecord, patchRecord, softDeleteRecord } from '../records/record-repository.js';
-import type { WritePipeline, WriteRequest, WriteResult } from '../records/write-pipeline.js';
+import type { WritePipeline } from '../records/write-pipeline.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import { successBody } from './envelope.js';
+import { idempotencyOf } from './idempotency-header.js';
 import { sendRecordPage } from './page-response.js';
 import { schemaBase, schemaRequest } from './schema-request.js';
+import { sendWriteResult } from './write-reply.js';
 
 /** What the record routes need. */
 export interface RecordRouteDependencies {
@@ -25,7 +25,6 @@ export interface RecordRouteDependencies {
   cursors: CursorCodec;
 }
 
-const idempotencyKeyShape = /^[\x21-\x7e]{1,255}$/;
 const recordIdInJson = /^\{"id" ?: ?"([0-9a-f-]{36})"/;
 // Generated OpenAPI describes these routes per schema (see openapi/), so Fastify's is hidden.
 const hidden = { schema: { hide: true } } as const;
@@ -40,21 +39,6 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
   const base = schemaBase;
 
   const { prepare, recordId } = schemaRequest(registry, access);
-  const idempotency = (request: FastifyRequest): WriteRequest['idempotency'] => {
-    const key = request.headers['idempotency-key'];
-    if (key === undefined) return undefined;
-    if (typeof key !== 'string' || !idempotencyKeyShape.test(key))
-      throw RecordsErrors.validation('Invalid Idempotency-Key', [
-        { field: 'Idempotency-Key', reason: 'must be 1 to 255 printable ASCII characters' },
-      ]);
-    return { key, hash: requestHash(request.method, request.url, request.body) };
-  };
-  const send = (reply: FastifyReply, result: WriteResult) => {
-    if (result.replayed) void reply.header('idempotent-replayed', 'true');
-    void reply.status(result.response.status);
-    if (result.response.status === 204) return reply.send();
-    return reply.type('application/json').send(result.response.body);
-  };
 
   app.post(base, hidden, async (request, reply) => {
     const schema = prepare(request, 'create', 'create');
@@ -71,10 +55,10 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
       schema,
       identity,
       operation: 'create',
-      idempotency: idempotency(request),
+      idempotency: idempotencyOf(request, identity, schema),
       ...guarded,
     });
-    return send(reply, result);
+    return sendWriteResult(reply, result);
   });
 
   app.get(base, hidden, async (request, reply) => {
@@ -129,10 +113,10 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
       schema,
       identity,
       operation: 'update',
-      idempotency: idempotency(request),
+      idempotency: idempotencyOf(request, identity, schema),
       ...guarded,
     });
-    return send(reply, result);
+    return sendWriteResult(reply, result);
   });
 
   app.delete(`${base}/:id`, hidden, async (request, reply) => {
@@ -148,9 +132,9 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
       schema,
       identity,
       operation: 'delete',
-      idempotency: idempotency(request),
+      idempotency: idempotencyOf(request, identity, schema),
       ...guarded,
     });
-    return send(reply, result);
+    return sendWriteResult(reply, result);
   });
 }

@@ -18,6 +18,8 @@ function canonical(value: unknown): unknown {
  */
 export function requestHash(method: string, path: string, body: unknown, caller: unknown = null): string {
   return createHash('sha256')
-    .update(`${method} ${path}\n${JSON.stringify(canonical(body ?? null))}\n${JSON.stringify(canonical(caller))}`)
+    .update(
+      `${method} ${path}\n${JSON.stringify(canonical(body ?? null))}\n${JSON.stringify(canonical(caller))}`,
+    )
     .digest('hex');
 }

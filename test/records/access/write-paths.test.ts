@@ -128,7 +128,13 @@ describe('records access: every write path applies every write layer', () => {
     let first: string;
     let titled: string;
     before(async () => {
-      quote = await create(quotesPath, { title: 'Q1', region: 'north', amount: 500, margin: 0.3, discount: 5 });
+      quote = await create(quotesPath, {
+        title: 'Q1',
+        region: 'north',
+        amount: 500,
+        margin: 0.3,
+        discount: 5,
+      });
       first = quote.updated_at;
       ok(await patch(actors.admin, quote.id, { margin: 0.5, discount: 10 }), 200);
       titled = ok(await patch(actors.admin, quote.id, { title: 'Q1 renamed' }), 200).updated_at as string;
@@ -214,7 +220,12 @@ describe('records access: every write path applies every write layer', () => {
     let ids: Record<'plain' | 'margined' | 'big' | 'south', string>;
     before(async () => {
       const plain = await create(storedPath, { title: 'Plain', region: 'north', amount: 10 });
-      const margined = await create(storedPath, { title: 'Margined', region: 'north', amount: 10, margin: 0.4 });
+      const margined = await create(storedPath, {
+        title: 'Margined',
+        region: 'north',
+        amount: 10,
+        margin: 0.4,
+      });
       const big = await create(storedPath, { title: 'Big', region: 'north', amount: 200000 });
       const south = await create(storedPath, { title: 'South', region: 'south', amount: 10 });
       ids = { plain: plain.id, margined: margined.id, big: big.id, south: south.id };
@@ -272,7 +283,11 @@ describe('records access: every write path applies every write layer', () => {
       );
       assert.ok(!JSON.stringify(retried).includes('0.9'));
       const moved: Caller = { ...pat, attributes: { region: 'south' } };
-      denied(await as(moved, 'PATCH', `${quotesPath}/${quote.id}`, body, key('pat')), 422, 'IDEMPOTENCY_CONFLICT');
+      denied(
+        await as(moved, 'PATCH', `${quotesPath}/${quote.id}`, body, key('pat')),
+        422,
+        'IDEMPOTENCY_CONFLICT',
+      );
       const after = await stored(quote.id);
       assert.equal(after.margin, 0.9);
       assert.equal(after.version, quote.version + 1);

@@ -22,6 +22,9 @@ const access = `
       - operation: update
         condition: '!has(request.amount) || request.amount <= 100000 || "manager" in actor.roles'
         message: Quotes above 100000 need a manager
+      - operation: read
+        condition: '!has(actor.attributes.blocked) || actor.attributes.blocked != true'
+        message: Blocked actors may not read quotes
     rowFilter:
       - { role: rep, condition: "region = (SELECT current_setting('weft.attributes')::jsonb->>'region')" }
     fieldAccess:
@@ -66,6 +69,7 @@ const actors = {
   rita: { sub: 'rita', roles: ['rep'], attributes: { region: 'north' } },
   sam: { sub: 'sam', roles: ['rep'], attributes: { region: 'south' } },
   clerk: { sub: 'clerk', roles: ['clerk'], attributes: {} },
+  blocked: { sub: 'bob', roles: ['rep'], attributes: { region: 'north', blocked: true } },
 } satisfies Record<string, Caller>;
 type Quote = Record<string, unknown> & { id: string; version: number; updated_at: string };
 type Failure = { code: string; message: string; details: { fields?: string[] } };
@@ -317,6 +321,24 @@ describe('records access: every write path applies every write layer', () => {
       assert.equal((await stored(quote.id)).version, version, 'the restore ran once');
       const clerk = { ...actors.rita, roles: ['clerk'] };
       denied(await restore(clerk, quote.id, at, key('restore')), 422, 'IDEMPOTENCY_CONFLICT');
+    });
+  });
+
+  describe('snapshots', () => {
+    test('taking a snapshot writes no record and needs the read rules that need none', async () => {
+      const count = async () =>
+        Number(
+          (await app.database.pool.query<{ n: string }>(`SELECT count(*) AS n FROM records.snapshots`))
+            .rows[0]?.n,
+        );
+      const before = await count();
+      const body = { at: new Date().toISOString(), reason: 'month end' };
+      denied(await as(actors.blocked, 'POST', `${quotesPath}/history/snapshot`, body), 403, 'ABAC_DENIED');
+      assert.equal(await count(), before);
+      const taken = await as(actors.rita, 'POST', `${quotesPath}/history/snapshot`, body);
+      assert.equal(taken.statusCode, 202, taken.body);
+      const id = taken.json<{ data: { snapshot_id: string } }>().data.snapshot_id;
+      denied(await as(actors.blocked, 'GET', `${quotesPath}/history/snapshot/${id}`), 403, 'ABAC_DENIED');
     });
   });
 });

@@ -2,6 +2,7 @@ import type { Pool } from '../../platform/database/pool.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import type { AccessControl } from '../access/access-control.js';
 import { parseInclude } from '../access/include-parameter.js';
+import { isArchivedId } from '../archive/cold-storage.js';
 import { identityOf } from '../auth/request-identity.js';
 import { RecordsErrors } from '../errors.js';
 import type { CursorCodec } from '../records/cursor.js';
@@ -44,18 +45,22 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     const schema = prepare(request, 'create', 'create');
     const identity = identityOf(request);
     const body = schema.validateCreate(request.body);
+    const clientId = body.id !== undefined;
     const guarded = access.guardWrite(identity, schema, 'create', { payload: body }, async (db) => {
       const json = await insertRecord(db, access.view(identity, schema), identity.actor_id, body);
-      return {
-        recordId: recordIdInJson.exec(json)?.[1] ?? '',
-        response: { status: 201, body: successBody(json, request.id) },
-      };
+      const id = recordIdInJson.exec(json)?.[1] ?? '';
+      // The id of an archived record stays taken: a new record in its place would hide it from
+      // everyone. Checked after the insert, in its transaction, so an archival that commits in
+      // between is seen.
+      if (clientId && (await isArchivedId(db, schema, id))) throw RecordsErrors.uniqueViolation('id');
+      return { recordId: id, response: { status: 201, body: successBody(json, request.id) } };
     });
     const result = await pipeline.run({
       schema,
       identity,
       operation: 'create',
       idempotency: idempotencyOf(request, identity, schema),
+      transactional: clientId,
       ...guarded,
     });
     return sendWriteResult(reply, result);

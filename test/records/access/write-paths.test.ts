@@ -256,6 +256,14 @@ describe('records access: every write path applies every write layer', () => {
       ok(await unarchive(actors.mgr, ids.big), 200);
     });
 
+    test('create: the id of an archived record is taken; the archived record stays archived', async () => {
+      const body = { id: ids.south, title: 'Shadow', region: 'north', amount: 1 };
+      denied(await as(actors.rita, 'POST', storedPath, body), 409, 'UNIQUE_CONSTRAINT_VIOLATION');
+      const archived = await as(actors.sam, 'GET', `${storedPath}/${ids.south}/archive`);
+      assert.equal(archived.statusCode, 200, archived.body);
+      assert.equal(archived.json<{ data: Quote }>().data.title, 'South');
+    });
+
     test('outside the row filter 404; a rep may unarchive a record she may write', async () => {
       denied(await unarchive(actors.rita, ids.south), 404, 'ENTITY_NOT_FOUND');
       const back = ok(await unarchive(actors.rita, ids.plain), 200);

@@ -114,8 +114,9 @@ function restoredFields(schema: CompiledSchema, record: Record<string, unknown>)
  * filter (else 404) and its record read rules, and the update rules with `record` the copy and
  * `request` the fields it restores with a value (else 403 ABAC_DENIED); the caller must be allowed
  * to write every one of those fields (else 403 FIELD_WRITE_DENIED): to hot storage the record is
- * new, so every value it brings back is written, as by a create. The history returns as the owner (as triggers write it); the record is
- * inserted as the caller, so RLS checks the new row. Returns the record JSON, masked.
+ * new, so every value it brings back is written, as by a create. The history returns as the
+ * owner (as triggers write it); the record is inserted as the caller, so RLS checks the new row.
+ * Returns the record JSON, masked.
  */
 export async function unarchiveAsCaller(
   db: Queryable,

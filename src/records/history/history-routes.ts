@@ -226,8 +226,11 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
 
   app.get(`${schemaBase}/history/snapshot/:snapshot_id`, hidden, async (request, reply) => {
     const schema = prepare(request, 'read', 'snapshot');
-    access.checkBefore(identityOf(request), schema, 'read');
-    return json(reply, request, presentSnapshot(await snapshotOf(request, schema)));
+    const identity = identityOf(request);
+    access.checkBefore(identity, schema, 'read');
+    // The count covers every record: not for a caller who sees only some (layer 4).
+    const count = access.view(identity, schema, { mask: false }).rowFilter === undefined;
+    return json(reply, request, presentSnapshot(await snapshotOf(request, schema), { count }));
   });
 
   app.get(`${schemaBase}/history/snapshot/:snapshot_id/records`, hidden, async (request, reply) => {

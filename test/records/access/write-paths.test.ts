@@ -333,7 +333,7 @@ describe('records access: every write path applies every write layer', () => {
   });
 
   describe('snapshots', () => {
-    test('taking a snapshot writes no record and needs the read rules that need none', async () => {
+    test('a snapshot writes no record; it needs the record-free read rules; its count is for callers who see every row', async () => {
       const count = async () =>
         Number(
           (await app.database.pool.query<{ n: string }>(`SELECT count(*) AS n FROM records.snapshots`))
@@ -347,6 +347,16 @@ describe('records access: every write path applies every write layer', () => {
       assert.equal(taken.statusCode, 202, taken.body);
       const id = taken.json<{ data: { snapshot_id: string } }>().data.snapshot_id;
       denied(await as(actors.blocked, 'GET', `${quotesPath}/history/snapshot/${id}`), 403, 'ABAC_DENIED');
+      await app.service.snapshots.runPending();
+      const shown = (response: LightMyRequestResponse) =>
+        ok(response, 200) as unknown as { status: string; row_count?: number };
+      const admin = shown(await as(actors.admin, 'GET', `${quotesPath}/history/snapshot/${id}`));
+      assert.equal(admin.status, 'completed');
+      assert.ok((admin.row_count ?? 0) > 0);
+      // The count covers every region: not shown to a rep who sees one.
+      const rita = shown(await as(actors.rita, 'GET', `${quotesPath}/history/snapshot/${id}`));
+      assert.equal(rita.status, 'completed');
+      assert.equal(rita.row_count, undefined);
     });
   });
 });

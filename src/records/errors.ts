@@ -68,7 +68,7 @@ export const RecordsErrors = {
     new ServiceError(
       422,
       'IDEMPOTENCY_CONFLICT',
-      'This Idempotency-Key was used with a different request; use a new key',
+      'This Idempotency-Key was used with a different request or under different access; use a new key',
     ),
   payloadTooLarge: (message: string) => new ServiceError(413, 'PAYLOAD_TOO_LARGE', message),
   unsupportedMediaType: (message: string) => new ServiceError(415, 'UNSUPPORTED_MEDIA_TYPE', message),

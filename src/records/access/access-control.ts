@@ -368,6 +368,36 @@ export class AccessControl implements AccessCheck {
     return { execute: guarded };
   }
 
+  /**
+   * What a write's transaction runs first when the write is guarded inside it rather than by
+   * `guardWrite` (restore, unarchive): the access session on a schema with row security, so RLS
+   * (layer 7) checks the rows it changes as the caller; nothing otherwise.
+   */
+  writeSession(identity: Identity, schema: CompiledSchema): (client: PoolClient) => Promise<void> {
+    return this.rulesOf(schema).session
+      ? (client) => beginAccessSession(client, identity)
+      : () => Promise.resolve();
+  }
+
+  /**
+   * Layers 2 and 6 on a change that is known only inside the write's transaction (a restore's
+   * difference to the stored record, an unarchive's restored fields), exactly as a PATCH of
+   * `changes` on `record` passes them: every rule of `operation` with `request` = `changes` (and
+   * `record` = the stored record, read and locked by the caller through its row filter), then the
+   * field write filter on every field of `changes` (403 FIELD_WRITE_DENIED).
+   */
+  checkChange(
+    identity: Identity,
+    schema: CompiledSchema,
+    operation: 'update',
+    record: Record<string, unknown>,
+    changes: Record<string, unknown>,
+  ): void {
+    this.evaluate(identity, schema, operation, false, { request: changes });
+    this.evaluate(identity, schema, operation, true, { record, request: changes });
+    checkFieldWrites(identity, schema, changes);
+  }
+
   /** Layer 5 on a record JSON text built without the view (a write's response). */
   maskJson(identity: Identity, schema: CompiledSchema, json: string): string {
     if (hiddenFields(schema.definition.access, identity.roles).length === 0) return json;

@@ -1,7 +1,7 @@
 import type { Pool } from '../../platform/database/pool.js';
 import { checkPlanFields, type AccessControl } from '../access/access-control.js';
 import { sessionSettingsSql, withAccessSession } from '../access/access-session.js';
-import { checkFieldWrites, hiddenFields, maskRecord } from '../access/field-access.js';
+import { hiddenFields, maskRecord } from '../access/field-access.js';
 import { rowFilterSql } from '../access/row-filter.js';
 import type { Queryable } from '../records/record-repository.js';
 import type { SelectPlan } from '../records/select-plan.js';
@@ -111,10 +111,12 @@ function restoredFields(schema: CompiledSchema, record: Record<string, unknown>)
 /**
  * `POST /{id}/unarchive` as an update through layers 2, 4, 6 and 7, on `db` (the write's
  * transaction, opened with `unarchiveSessionSql`): the archived copy must pass the caller's row
- * filter (else 404) and its record read and update rules (else 403 ABAC_DENIED), and the caller
- * must be allowed to write every write-restricted field the copy restores with a value (else 403
- * FIELD_WRITE_DENIED). The history returns as the owner (as triggers write it); the record is
- * inserted as the caller, so RLS checks the new row. Returns the record JSON, masked.
+ * filter (else 404) and its record read rules, and the update rules with `record` the copy and
+ * `request` the fields it restores with a value (else 403 ABAC_DENIED); the caller must be allowed
+ * to write every one of those fields (else 403 FIELD_WRITE_DENIED): to hot storage the record is
+ * new, so every value it brings back is written, as by a create. The history returns as the
+ * owner (as triggers write it); the record is inserted as the caller, so RLS checks the new row.
+ * Returns the record JSON, masked.
  */
 export async function unarchiveAsCaller(
   db: Queryable,
@@ -125,14 +127,12 @@ export async function unarchiveAsCaller(
   reason: string,
 ): Promise<string | undefined> {
   access.checkBefore(identity, schema, 'read');
-  access.checkBefore(identity, schema, 'update');
   const rowFilter = coldRowFilter(identity, schema);
   const json = await unarchiveRecord(db, schema, identity.actor_id, id, reason, {
     ...(rowFilter !== undefined ? { rowFilter } : {}),
     check: (record) => {
       access.checkRecord(identity, schema, 'read', record);
-      access.checkRecord(identity, schema, 'update', record);
-      checkFieldWrites(identity, schema, restoredFields(schema, record));
+      access.checkChange(identity, schema, 'update', record, restoredFields(schema, record));
     },
     beforeInsert: async (session) => {
       if (access.needsSession(schema)) await session.query(sessionSettingsSql(identity));

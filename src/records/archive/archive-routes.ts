@@ -5,7 +5,9 @@ import type { AccessControl } from '../access/access-control.js';
 import { identityOf } from '../auth/request-identity.js';
 import { RecordsErrors } from '../errors.js';
 import { successBody } from '../http/envelope.js';
+import { idempotencyOf } from '../http/idempotency-header.js';
 import { schemaBase, schemaRequest } from '../http/schema-request.js';
+import { sendWriteResult } from '../http/write-reply.js';
 import { parseQueryBody } from '../records/query-body.js';
 import type { WritePipeline } from '../records/write-pipeline.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
@@ -112,6 +114,7 @@ export function registerArchiveRoutes(app: HttpServer, deps: ArchiveRouteDepende
       schema,
       identity,
       operation: 'update',
+      idempotency: idempotencyOf(request, identity, schema),
       transactional: true,
       ...(settings !== undefined ? { begin: async (client) => void (await client.query(settings)) } : {}),
       execute: async (db) => {
@@ -120,6 +123,6 @@ export function registerArchiveRoutes(app: HttpServer, deps: ArchiveRouteDepende
         return { recordId: id, response: { status: 200, body: successBody(json, request.id) } };
       },
     });
-    return reply.status(result.response.status).type('application/json').send(result.response.body);
+    return sendWriteResult(reply, result);
   });
 }

@@ -131,6 +131,18 @@ export async function inHotStorage(db: Queryable, schema: CompiledSchema, id: st
   return rows[0]?.hot === true;
 }
 
+/**
+ * Whether `id` is an archived record of the schema (any archived copy), asked through
+ * `records.archived_record_exists` (migration 0017): creates run as roles that do not read cold
+ * storage.
+ */
+export async function isArchivedId(db: Queryable, schema: CompiledSchema, id: string): Promise<boolean> {
+  const { rows } = await db.query<{ archived: boolean }>(
+    statement(`SELECT records.archived_record_exists($1, $2::uuid) AS archived`, [schema.path, id]),
+  );
+  return rows[0]?.archived === true;
+}
+
 /** The caller's part in an unarchive (access layers), see `unarchiveRecord`. */
 export interface UnarchiveGuard {
   /** Row filter SQL the archived copy must pass (else the record counts as not archived). */

@@ -8,8 +8,10 @@ import { maskRecord } from '../access/field-access.js';
 import { identityOf } from '../auth/request-identity.js';
 import { RecordsErrors } from '../errors.js';
 import { successBody } from '../http/envelope.js';
+import { idempotencyOf } from '../http/idempotency-header.js';
 import { sendRecordPage } from '../http/page-response.js';
 import { schemaBase, schemaRequest } from '../http/schema-request.js';
+import { sendWriteResult } from '../http/write-reply.js';
 import type { CursorCodec } from '../records/cursor.js';
 import { parseListQuery } from '../records/list-query.js';
 import type { Queryable } from '../records/record-repository.js';
@@ -22,7 +24,7 @@ import { diffStates } from './diff.js';
 import { hasHistory, historyAfter, listHistory, stateAt } from './history-repository.js';
 import { parseInstant } from './instant.js';
 import { presentHistoryEvent, presentRecordState } from './present.js';
-import { restoreRecord } from './restore-record.js';
+import { restoreAsCaller } from './restore-as-caller.js';
 import { presentSnapshot, snapshotTable, type SnapshotJob } from './snapshot-job.js';
 
 /** What the time machine routes need. */
@@ -148,27 +150,18 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     onlyKeys(body, ['at', 'reason'], 'property');
     const at = parseInstant(body.at, 'at');
     const reason = reasonOf(body);
-    const guarded = access.guardWrite(identity, schema, 'update', { id }, async (db) => {
-      await access.requireReadable(db, identity, schema, id);
-      const state = await stateAt(db, schema, id, at);
-      if (!state) throw RecordsErrors.entityNotFound(schema.path, id);
-      if (state.deleted_at !== null && state.deleted_at !== undefined)
-        throw RecordsErrors.validation('The record was deleted at that instant', [
-          { field: 'at', reason: 'pick an instant at which the record was live' },
-        ]);
-      const restored = await restoreRecord(db, schema, identity.actor_id, id, state, reason);
-      if (restored === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
-      const shown = access.maskJson(identity, schema, restored);
-      return { recordId: id, response: { status: 201, body: successBody(shown, request.id) } };
-    });
     const result = await pipeline.run({
       schema,
       identity,
       operation: 'update',
-      begin: guarded.begin ?? (() => Promise.resolve()),
-      execute: guarded.execute,
+      idempotency: idempotencyOf(request, identity, schema),
+      begin: access.writeSession(identity, schema),
+      execute: async (db) => {
+        const json = await restoreAsCaller(db, access, identity, schema, id, at, reason);
+        return { recordId: id, response: { status: 201, body: successBody(json, request.id) } };
+      },
     });
-    return reply.status(result.response.status).type('application/json').send(result.response.body);
+    return sendWriteResult(reply, result);
   });
 
   app.get(`${schemaBase}/:id/replay`, hidden, async (request, reply) => {
@@ -211,10 +204,14 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
   app.post(`${schemaBase}/history/snapshot`, hidden, async (request, reply) => {
     const schema = prepare(request, 'read', 'snapshot');
     requireTimeMachine(schema);
+    const identity = identityOf(request);
+    // Taking a snapshot writes no record; its rows are read later through every read layer. The
+    // requester must still pass the read rules that need no record, as a list would.
+    access.checkBefore(identity, schema, 'read');
     const body = bodyOf(request);
     onlyKeys(body, ['at', 'reason'], 'property');
     const at = parseInstant(body.at, 'at');
-    const row = await snapshots.request(schema, at, reasonOf(body), identityOf(request).actor_id);
+    const row = await snapshots.request(schema, at, reasonOf(body), identity.actor_id);
     return json(reply, request, presentSnapshot(row), 202);
   });
 
@@ -232,7 +229,11 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
 
   app.get(`${schemaBase}/history/snapshot/:snapshot_id`, hidden, async (request, reply) => {
     const schema = prepare(request, 'read', 'snapshot');
-    return json(reply, request, presentSnapshot(await snapshotOf(request, schema)));
+    const identity = identityOf(request);
+    access.checkBefore(identity, schema, 'read');
+    // The count covers every record: not for a caller who sees only some (layer 4).
+    const count = access.view(identity, schema, { mask: false }).rowFilter === undefined;
+    return json(reply, request, presentSnapshot(await snapshotOf(request, schema), { count }));
   });
 
   app.get(`${schemaBase}/history/snapshot/:snapshot_id/records`, hidden, async (request, reply) => {

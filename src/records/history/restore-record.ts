@@ -36,3 +36,46 @@ FROM context, src WHERE t.id = $1 RETURNING ${output} AS j`;
     throw mapRecordError(schema, error);
   }
 }
+
+/** A restore as a change: the stored record, and the fields the restore gives another value. */
+export interface RestoreChange {
+  /** The record as stored now (live or soft-deleted), unmasked. */
+  current: Record<string, unknown>;
+  /** Each schema field whose value the restore changes, with the value it restores. */
+  changes: Record<string, unknown>;
+}
+
+/**
+ * Reads and locks (`FOR UPDATE`) the record through `rowFilter` (the caller's row filter, SQL over
+ * the table's columns) and compares it with `state` as `restoreRecord` would write it: both sides
+ * are rendered as record JSON by the same SQL from a row of the table's type, so equal values
+ * compare equal whatever their type. Undefined when the row is not in hot storage or fails the
+ * filter.
+ */
+export async function readRestoreChange(
+  db: Queryable,
+  schema: CompiledSchema,
+  id: string,
+  state: Record<string, unknown>,
+  rowFilter: string | undefined,
+): Promise<RestoreChange | undefined> {
+  const filter = rowFilter !== undefined ? ` AND ${rowFilter}` : '';
+  const text = `WITH cur AS (SELECT * FROM ${schema.table} WHERE id = $1${filter} FOR UPDATE)
+SELECT (${rowJsonSql(schema.definition, 'cur')})::text AS cur, (${rowJsonSql(schema.definition, 'src')})::text AS src
+FROM cur, jsonb_populate_record(NULL::${schema.table}, $2::jsonb) AS src`;
+  let row: { cur: string; src: string } | undefined;
+  try {
+    row = (await db.query<{ cur: string; src: string }>(statement(text, [id, JSON.stringify(state)])))
+      .rows[0];
+  } catch (error) {
+    throw mapRecordError(schema, error);
+  }
+  if (!row) return undefined;
+  const current = JSON.parse(row.cur) as Record<string, unknown>;
+  const restored = JSON.parse(row.src) as Record<string, unknown>;
+  const changes: Record<string, unknown> = {};
+  for (const { name } of schema.definition.fields)
+    if (JSON.stringify(current[name] ?? null) !== JSON.stringify(restored[name] ?? null))
+      changes[name] = restored[name] ?? null;
+  return { current, changes };
+}

@@ -24,15 +24,21 @@ export function snapshotTable(snapshotId: string): string {
   return `records_snapshots.${quoteIdent(`s_${snapshotId.replace(/-/g, '')}`)}`;
 }
 
-/** A snapshot as the API shows it. */
-export function presentSnapshot(row: SnapshotRow): Record<string, unknown> {
+/**
+ * A snapshot as the API shows it. `count: false` leaves out `row_count`, which counts every record
+ * of the schema (for a caller whose row filter hides some of them).
+ */
+export function presentSnapshot(
+  row: SnapshotRow,
+  options: { count?: boolean } = {},
+): Record<string, unknown> {
   const snapshot: Record<string, unknown> = {
     snapshot_id: row.snapshot_id,
     schema: row.schema_path,
     timestamp: row.at,
     status: row.status,
   };
-  if (row.row_count !== null) snapshot.row_count = Number(row.row_count);
+  if (row.row_count !== null && (options.count ?? true)) snapshot.row_count = Number(row.row_count);
   if (row.error !== null) snapshot.error = row.error;
   return snapshot;
 }

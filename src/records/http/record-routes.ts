@@ -1,20 +1,21 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from '../../platform/database/pool.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import type { AccessControl } from '../access/access-control.js';
 import { parseInclude } from '../access/include-parameter.js';
+import { isArchivedId } from '../archive/cold-storage.js';
 import { identityOf } from '../auth/request-identity.js';
 import { RecordsErrors } from '../errors.js';
-import { requestHash } from '../idempotency/request-hash.js';
 import type { CursorCodec } from '../records/cursor.js';
 import { parseListQuery } from '../records/list-query.js';
 import { parseQueryBody } from '../records/query-body.js';
 import { insertRecord, patchRecord, softDeleteRecord } from '../records/record-repository.js';
-import type { WritePipeline, WriteRequest, WriteResult } from '../records/write-pipeline.js';
+import type { WritePipeline } from '../records/write-pipeline.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import { successBody } from './envelope.js';
+import { idempotencyOf } from './idempotency-header.js';
 import { sendRecordPage } from './page-response.js';
 import { schemaBase, schemaRequest } from './schema-request.js';
+import { sendWriteResult } from './write-reply.js';
 
 /** What the record routes need. */
 export interface RecordRouteDependencies {
@@ -25,7 +26,6 @@ export interface RecordRouteDependencies {
   cursors: CursorCodec;
 }
 
-const idempotencyKeyShape = /^[\x21-\x7e]{1,255}$/;
 const recordIdInJson = /^\{"id" ?: ?"([0-9a-f-]{36})"/;
 // Generated OpenAPI describes these routes per schema (see openapi/), so Fastify's is hidden.
 const hidden = { schema: { hide: true } } as const;
@@ -40,41 +40,30 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
   const base = schemaBase;
 
   const { prepare, recordId } = schemaRequest(registry, access);
-  const idempotency = (request: FastifyRequest): WriteRequest['idempotency'] => {
-    const key = request.headers['idempotency-key'];
-    if (key === undefined) return undefined;
-    if (typeof key !== 'string' || !idempotencyKeyShape.test(key))
-      throw RecordsErrors.validation('Invalid Idempotency-Key', [
-        { field: 'Idempotency-Key', reason: 'must be 1 to 255 printable ASCII characters' },
-      ]);
-    return { key, hash: requestHash(request.method, request.url, request.body) };
-  };
-  const send = (reply: FastifyReply, result: WriteResult) => {
-    if (result.replayed) void reply.header('idempotent-replayed', 'true');
-    void reply.status(result.response.status);
-    if (result.response.status === 204) return reply.send();
-    return reply.type('application/json').send(result.response.body);
-  };
 
   app.post(base, hidden, async (request, reply) => {
     const schema = prepare(request, 'create', 'create');
     const identity = identityOf(request);
     const body = schema.validateCreate(request.body);
+    const clientId = body.id !== undefined;
     const guarded = access.guardWrite(identity, schema, 'create', { payload: body }, async (db) => {
       const json = await insertRecord(db, access.view(identity, schema), identity.actor_id, body);
-      return {
-        recordId: recordIdInJson.exec(json)?.[1] ?? '',
-        response: { status: 201, body: successBody(json, request.id) },
-      };
+      const id = recordIdInJson.exec(json)?.[1] ?? '';
+      // The id of an archived record stays taken: a new record in its place would hide it from
+      // everyone. Checked after the insert, in its transaction, so an archival that commits in
+      // between is seen.
+      if (clientId && (await isArchivedId(db, schema, id))) throw RecordsErrors.uniqueViolation('id');
+      return { recordId: id, response: { status: 201, body: successBody(json, request.id) } };
     });
     const result = await pipeline.run({
       schema,
       identity,
       operation: 'create',
-      idempotency: idempotency(request),
+      idempotency: idempotencyOf(request, identity, schema),
+      transactional: clientId,
       ...guarded,
     });
-    return send(reply, result);
+    return sendWriteResult(reply, result);
   });
 
   app.get(base, hidden, async (request, reply) => {
@@ -129,10 +118,10 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
       schema,
       identity,
       operation: 'update',
-      idempotency: idempotency(request),
+      idempotency: idempotencyOf(request, identity, schema),
       ...guarded,
     });
-    return send(reply, result);
+    return sendWriteResult(reply, result);
   });
 
   app.delete(`${base}/:id`, hidden, async (request, reply) => {
@@ -148,9 +137,9 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
       schema,
       identity,
       operation: 'delete',
-      idempotency: idempotency(request),
+      idempotency: idempotencyOf(request, identity, schema),
       ...guarded,
     });
-    return send(reply, result);
+    return sendWriteResult(reply, result);
   });
 }

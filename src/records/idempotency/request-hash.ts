@@ -11,9 +11,15 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/** Hash of a write request (method, path, body with sorted keys) that an Idempotency-Key is bound to. */
-export function requestHash(method: string, path: string, body: unknown): string {
+/**
+ * Hash of a write request that an Idempotency-Key is bound to: method, path, body (keys sorted)
+ * and `caller`, the access the request was decided under (see `idempotency-header.ts`), so that a
+ * stored response is replayed only to a request that would be decided the same way.
+ */
+export function requestHash(method: string, path: string, body: unknown, caller: unknown = null): string {
   return createHash('sha256')
-    .update(`${method} ${path}\n${JSON.stringify(canonical(body ?? null))}`)
+    .update(
+      `${method} ${path}\n${JSON.stringify(canonical(body ?? null))}\n${JSON.stringify(canonical(caller))}`,
+    )
     .digest('hex');
 }

@@ -54,6 +54,8 @@ export interface ChainVerification {
 export interface VerifyInputs {
   /** The record's hot history rows (time-machine schemas only). */
   history?: HistoryRowHash[];
+  /** Archived history rows the chain covers that are not in hot storage. */
+  archivedHistory?: HistoryRowHash[];
   /** The anchor store's answer; undefined when no signing key is configured. */
   anchor?: AnchorLookup;
 }
@@ -69,7 +71,9 @@ const notConfigured =
  */
 export function verifyChain(links: ChainLink[], inputs: VerifyInputs = {}): ChainVerification {
   const tampered: Tampered[] = [];
-  const history = new Map((inputs.history ?? []).map((row) => [row.event_id, row.hash]));
+  const history = new Map(
+    [...(inputs.archivedHistory ?? []), ...(inputs.history ?? [])].map((row) => [row.event_id, row.hash]),
+  );
   const covered = new Set<string>();
   let previous = '';
   for (const link of links) {

@@ -133,7 +133,8 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const anchors = signer ? await AnchorStore.open(audit.anchorDir, signer) : undefined;
   const auditAnchor = anchors ? new AuditAnchorJob({ pool, store: anchors, clock, logger }) : undefined;
   if (anchors) logger.info({ file: anchors.file }, 'audit chain heads are anchored to this file');
-  else logger.warn('RECORDS_AUDIT_SIGNING_KEY is not set: the audit chain is not anchored outside the database');
+  else
+    logger.warn('RECORDS_AUDIT_SIGNING_KEY is not set: the audit chain is not anchored outside the database');
 
   const app = await createHttpServer({
     logger,

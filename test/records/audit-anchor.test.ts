@@ -59,7 +59,9 @@ function scenario(app: () => RecordsTestApp) {
       return id;
     },
     async verify(id: string): Promise<Verification> {
-      const response = await app().call('POST', '/api/platform/audit/verify', { body: { schema: ordersPath, id } });
+      const response = await app().call('POST', '/api/platform/audit/verify', {
+        body: { schema: ordersPath, id },
+      });
       assert.equal(response.statusCode, 200, response.body);
       assert.ok(!response.body.includes(keyBody), 'the signing key never reaches a response');
       return response.json<Data<Verification>>().data;
@@ -137,16 +139,21 @@ describe('records audit: history rows are in the chain', () => {
     assert.equal(result.tampering_detected, 0);
     assert.deepEqual(result.tampered, []);
     assert.equal(result.anchored, false);
-    assert.equal(result.anchor.status, 'not_configured', 'without a key verify says the chain is not anchored');
+    assert.equal(
+      result.anchor.status,
+      'not_configured',
+      'without a key verify says the chain is not anchored',
+    );
   });
 
   test("an edited history row's state is reported, with its event and version", async () => {
     const id = await s.chain();
     const events = await s.events(id);
     const second = events[1]!;
-    await s.sql(`UPDATE ${s.history()} SET state = jsonb_set(state, '{notes}', '"forged"') WHERE event_id = $1`, [
-      second.history_event_id,
-    ]);
+    await s.sql(
+      `UPDATE ${s.history()} SET state = jsonb_set(state, '{notes}', '"forged"') WHERE event_id = $1`,
+      [second.history_event_id],
+    );
     const served = await app.call('GET', `/api/${ordersPath}/${id}/history`);
     assert.equal(served.statusCode, 200);
     const result = await s.verify(id);
@@ -288,11 +295,20 @@ describe('records audit: signed anchors outside the database', () => {
     const lines = second.trimEnd().split('\n');
     let previous = '';
     for (const [index, line] of lines.entries()) {
-      const { signature, ...checkpoint } = JSON.parse(line) as { signature: string; seq: number; previous: string };
+      const { signature, ...checkpoint } = JSON.parse(line) as {
+        signature: string;
+        seq: number;
+        previous: string;
+      };
       assert.equal(checkpoint.seq, index + 1);
       assert.equal(checkpoint.previous, previous);
       assert.ok(
-        verifySignature(null, Buffer.from(JSON.stringify(checkpoint)), publicKey, Buffer.from(signature, 'base64')),
+        verifySignature(
+          null,
+          Buffer.from(JSON.stringify(checkpoint)),
+          publicKey,
+          Buffer.from(signature, 'base64'),
+        ),
         `line ${index + 1} is signed`,
       );
       previous = createHash('sha256').update(line).digest('hex');
@@ -307,7 +323,10 @@ describe('records audit: signed anchors outside the database', () => {
     await job().runOnce();
     // Re-read from the start, as a restarted instance would: an edited line fails its signature.
     const text = await readFile(file, 'utf8');
-    const edited = path.join(await mkdtemp(path.join(os.tmpdir(), 'weft-anchors-edited-')), path.basename(file));
+    const edited = path.join(
+      await mkdtemp(path.join(os.tmpdir(), 'weft-anchors-edited-')),
+      path.basename(file),
+    );
     await writeFile(edited, text.replace(/[0-9a-f]{64}(?="\])/, '0'.repeat(64)));
     const signer = Ed25519Signer.fromPem(signingKeyPem)!;
     const reopened = await AnchorStore.open(path.dirname(edited), signer);

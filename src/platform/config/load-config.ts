@@ -128,7 +128,9 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
   }
   const env = converted as Environment;
   const signingKey =
-    env.RECORDS_AUDIT_SIGNING_KEY === undefined ? undefined : pemFromEnvironment(env.RECORDS_AUDIT_SIGNING_KEY);
+    env.RECORDS_AUDIT_SIGNING_KEY === undefined
+      ? undefined
+      : pemFromEnvironment(env.RECORDS_AUDIT_SIGNING_KEY);
   if (signingKey !== undefined && Ed25519Signer.fromPem(signingKey) === undefined)
     throw new ConfigError(
       'Invalid configuration:\n  RECORDS_AUDIT_SIGNING_KEY: must be an Ed25519 private key in PEM (PKCS#8)',
@@ -208,7 +210,9 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       },
       audit: {
         signingKey,
-        anchorDir: path.resolve(env.RECORDS_AUDIT_ANCHOR_DIR ?? path.join(env.WEFT_DATA_DIR, 'audit-anchors')),
+        anchorDir: path.resolve(
+          env.RECORDS_AUDIT_ANCHOR_DIR ?? path.join(env.WEFT_DATA_DIR, 'audit-anchors'),
+        ),
         anchorIntervalMilliseconds: env.RECORDS_AUDIT_ANCHOR_INTERVAL_MS,
       },
     },

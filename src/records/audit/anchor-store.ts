@@ -14,8 +14,7 @@ export interface AnchoredHead {
 
 /** What the store knows about one record: its anchored head, or why the store cannot be trusted. */
 export type AnchorLookup =
-  | { intact: true; head: AnchoredHead | undefined }
-  | { intact: false; problem: string };
+  { intact: true; head: AnchoredHead | undefined } | { intact: false; problem: string };
 
 /** A checkpoint before the store fills in its place in the file. */
 export type NewCheckpoint = Pick<Checkpoint, 'at' | 'up_to_event_id' | 'heads'>;

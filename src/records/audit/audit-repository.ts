@@ -120,10 +120,9 @@ export async function chainHeadsAfter(
 export async function storedEventHashes(db: Queryable, eventIds: string[]): Promise<Map<string, string>> {
   if (eventIds.length === 0) return new Map();
   const { rows } = await db.query<{ event_id: string; hash: string }>(
-    statement(
-      `SELECT event_id::text, hash FROM records.audit_events WHERE event_id = ANY($1::bigint[])`,
-      [eventIds],
-    ),
+    statement(`SELECT event_id::text, hash FROM records.audit_events WHERE event_id = ANY($1::bigint[])`, [
+      eventIds,
+    ]),
   );
   return new Map(rows.map((row) => [row.event_id, row.hash]));
 }

@@ -5,8 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Ed25519Signer } from '../../src/platform/crypto/ed25519-signer.js';
+import { ArchiveJob } from '../../src/records/archive/archive-job.js';
 import { AnchorStore } from '../../src/records/audit/anchor-store.js';
 import { historyTable } from '../../src/records/ddl/change-triggers.js';
+import { captureLogs } from '../helpers/log-capture.js';
+import { MovableClock } from './support/auth-fixtures.js';
 import { ordersPath, purchaseOrder, startRecordsApp, type RecordsTestApp } from './support/records-app.js';
 
 type Data<T> = { data: T };
@@ -340,6 +343,87 @@ describe('records audit: signed anchors outside the database', () => {
     assert.deepEqual(
       result.tampered.map((finding) => finding.reason),
       ['anchor_store_invalid'],
+    );
+  });
+});
+
+describe('records audit: archived history stays in the chain', () => {
+  const ticketsPath = 'acme/support/desk/tickets/v1';
+  const ticketsYaml = `
+apiVersion: weft.dev/v1
+kind: SchemaDefinition
+metadata: { name: tickets-v1 }
+spec:
+  org: acme
+  app: support
+  domain: desk
+  object: tickets
+  version: v1
+  timeMachine: true
+  fields:
+    - { name: code, type: string, required: true }
+    - { name: status, type: enum, enum: [open, closed], required: true }
+  access:
+    roles: { create: [admin], read: [admin], update: [admin], delete: [admin] }
+  archive:
+    afterDays: 30
+`;
+  let app: RecordsTestApp;
+  before(async () => {
+    app = await startRecordsApp({}, { resources: { 'tickets.yaml': ticketsYaml } });
+  });
+  after(() => app.close());
+
+  test('the ARCHIVE event covers the archived ARCHIVE history row; an edited archived row is reported', async () => {
+    const created = await app.call('POST', `/api/${ticketsPath}`, { body: { code: 'T-1', status: 'open' } });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = created.json<Data<{ id: string }>>().data.id;
+    const patched = await app.call('PATCH', `/api/${ticketsPath}/${id}`, {
+      body: { version: 1, status: 'closed' },
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const clock = new MovableClock();
+    clock.advance(31 * 86_400_000);
+    const job = new ArchiveJob({
+      pool: app.database.pool,
+      registry: app.service.registry,
+      clock,
+      logger: captureLogs('fatal').logger,
+    });
+    assert.equal(await job.runOnce(), 1);
+    const verify = async () => {
+      const response = await app.call('POST', '/api/platform/audit/verify', {
+        body: { schema: ticketsPath, id },
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json<Data<Verification>>().data;
+    };
+    const archived = await verify();
+    assert.equal(archived.valid, true, JSON.stringify(archived));
+    assert.equal(archived.events, 3);
+    const { rows } = await app.database.pool.query<{ operation: string; linked: string | null }>(
+      `SELECT a.operation, h.operation AS linked FROM records.audit_events a
+       LEFT JOIN records_archive.history h ON h.event_id = a.history_event_id AND h.record_id = a.entity_id
+       WHERE a.entity_id = $1 ORDER BY a.event_id`,
+      [id],
+    );
+    assert.deepEqual(
+      rows.map((row) => [row.operation, row.linked]),
+      [
+        ['CREATE', 'CREATE'],
+        ['UPDATE', 'UPDATE'],
+        ['ARCHIVE', 'ARCHIVE'],
+      ],
+    );
+    await app.database.pool.query(
+      `UPDATE records_archive.history SET state = jsonb_set(state, '{code}', '"T-forged"') WHERE record_id = $1 AND operation = 'CREATE'`,
+      [id],
+    );
+    const edited = await verify();
+    assert.equal(edited.valid, false);
+    assert.deepEqual(
+      edited.tampered.map((finding) => [finding.reason, finding.version]),
+      [['history_mismatch', 1]],
     );
   });
 });

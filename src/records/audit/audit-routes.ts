@@ -12,12 +12,10 @@ import { parseLimit } from '../records/select-plan.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import { uuidPattern } from '../schemas/identifiers.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
-import { archivedHistoryRowHashes } from '../archive/cold-storage.js';
-import { historyRowHashes, type HistoryRowHash } from '../history/history-repository.js';
-import { auditChain, listAudit, type AuditFilter } from './audit-repository.js';
+import { listAudit, type AuditFilter } from './audit-repository.js';
 import type { AnchorStore } from './anchor-store.js';
 import { presentAuditEvent } from './present.js';
-import { verifyChain } from './verify-chain.js';
+import { verifyRecord } from './verify-record.js';
 
 /** What the audit routes need. */
 export interface AuditRouteDependencies {
@@ -72,33 +70,13 @@ export function registerAuditRoutes(app: HttpServer, deps: AuditRouteDependencie
     const schema = readable(request, text(path, 'schema'));
     const entity = text(id, 'id', 36);
     if (!uuidPattern.test(entity)) fail('id', 'must be a record id (UUID)');
-    const identity = identityOf(request);
-    const record = entity.toLowerCase();
-    let archived: HistoryRowHash[] = [];
-    const { links, history } = await access.read(pool, identity, [schema], async (db) => {
-      await access.requireReadable(db, identity, schema, record);
-      return {
-        links: await auditChain(db, schema.path, record),
-        history: schema.definition.timeMachine ? await historyRowHashes(db, schema, record) : undefined,
-      };
-    });
-    if (history) {
-      // Rows of an archived (or archived and restored) record live on in cold storage. The caller
-      // may read the record (checked above) and sees only whether their hashes match.
-      const hot = new Set(history.map((row) => row.event_id));
-      const away = links.flatMap((link) =>
-        link.history_event_id !== null && !hot.has(link.history_event_id) ? [link.history_event_id] : [],
-      );
-      archived = await archivedHistoryRowHashes(pool, schema.path, record, away);
-    }
-    const anchor = await anchors?.lookup(schema.path, record);
-    // A record with no audit event is unknown to the audit log, unless an anchor says it had some.
-    if (links.length === 0 && !(anchor && (!anchor.intact || anchor.head)))
-      throw RecordsErrors.entityNotFound(schema.path, entity);
-    const result = verifyChain(links, {
-      ...(history ? { history, archivedHistory: archived } : {}),
-      ...(anchor ? { anchor } : {}),
-    });
+    const result = await verifyRecord(
+      { pool, access, anchors },
+      identityOf(request),
+      schema,
+      entity.toLowerCase(),
+    );
+    if (result === undefined) throw RecordsErrors.entityNotFound(schema.path, entity);
     return reply.type('application/json').send(successBody(JSON.stringify(result), request.id));
   });
 

@@ -205,6 +205,18 @@ describe('records audit: history rows are in the chain', () => {
     assert.equal(result.legacy_history_rows, 4);
   });
 
+  test('an event from a trigger generated before 0014 (eight-argument append_audit) still verifies', async () => {
+    const id = await s.chain();
+    await s.sql(
+      `SELECT records.append_audit($1, $2, 'UPDATE', 'old-trigger', now(), 5, '{"notes":"d"}', '{"notes":"e"}')`,
+      [ordersPath, id],
+    );
+    const result = await s.verify(id);
+    assert.equal(result.valid, true, JSON.stringify(result));
+    assert.equal(result.events, 5);
+    assert.equal((await s.events(id))[4]!.history_hash, undefined);
+  });
+
   test('without anchors, a superuser rewrite that recomputes every hash passes verify (why anchors exist)', async () => {
     const id = await s.chain();
     await s.rewriteAndRehash(id, 'forged');

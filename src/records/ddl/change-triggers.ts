@@ -100,12 +100,14 @@ export function changeTriggerStatements(definition: SchemaDefinition): string[] 
 export function changeFunctionBody(definition: SchemaDefinition): string {
   const path = quoteLiteral(definition.path);
   // The history row is written first so the audit event can carry its hash (docs/records/audit.md).
+  // Its id is taken before the insert rather than returned by it: RETURNING would need the row to
+  // pass the table's read policies too.
   const history = definition.timeMachine
     ? `IF TG_OP <> 'DELETE' THEN
     reason := nullif(current_setting('weft.reason', true), '');
-    INSERT INTO ${historyTable(definition)} (record_id, "timestamp", actor, operation, old_value, new_value, state, reason)
-    VALUES (NEW.id, NEW.updated_at, actor, op, old_value, new_value, new_state, reason)
-    RETURNING event_id INTO hist_id;
+    hist_id := nextval(pg_get_serial_sequence(${quoteLiteral(historyTable(definition))}, 'event_id'));
+    INSERT INTO ${historyTable(definition)} (event_id, record_id, "timestamp", actor, operation, old_value, new_value, state, reason)
+    VALUES (hist_id, NEW.id, NEW.updated_at, actor, op, old_value, new_value, new_state, reason);
     hist_hash := records.history_row_hash(hist_id, NEW.id, NEW.updated_at, actor, op, old_value, new_value, new_state, reason);
   END IF;`
     : '';

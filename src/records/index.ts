@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../platform/config/index.js';
 import { systemClock, type Clock } from '../platform/clock.js';
+import { Ed25519Signer } from '../platform/crypto/ed25519-signer.js';
 import { migrate } from '../platform/database/migrate.js';
 import { grantApplicationRole } from './access/runtime-login.js';
 import type { Pool } from '../platform/database/pool.js';
@@ -26,6 +27,8 @@ import { registerPlatformRoutes } from './http/platform-routes.js';
 import { registerRecordRoutes } from './http/record-routes.js';
 import { ArchiveJob } from './archive/archive-job.js';
 import { registerArchiveRoutes } from './archive/archive-routes.js';
+import { AuditAnchorJob } from './audit/anchor-job.js';
+import { AnchorStore } from './audit/anchor-store.js';
 import { registerAuditRoutes } from './audit/audit-routes.js';
 import { registerHistoryRoutes } from './history/history-routes.js';
 import { SnapshotJob } from './history/snapshot-job.js';
@@ -83,6 +86,8 @@ export interface RecordsService {
   auth: RecordsAuth;
   /** The auth audit log (batched; `flush()` writes what is queued). */
   authAudit: AuthAuditLog;
+  /** Signs audit chain heads into the anchor store (`runOnce()` drives it in tests); undefined without a signing key. */
+  auditAnchor: AuditAnchorJob | undefined;
   close(): Promise<void>;
 }
 
@@ -139,6 +144,14 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const cursors = new CursorCodec(await loadCursorKey(ownerPool));
   const snapshots = new SnapshotJob(ownerPool, registry, logger);
   const archive = new ArchiveJob({ pool: ownerPool, registry, clock, logger });
+  const { audit } = config.records;
+  const signer = audit.signingKey === undefined ? undefined : Ed25519Signer.fromPem(audit.signingKey);
+  const anchors = signer ? await AnchorStore.open(audit.anchorDir, signer) : undefined;
+  // The anchor job reads every chain, past the row-level security of the runtime login.
+  const auditAnchor = anchors
+    ? new AuditAnchorJob({ pool: ownerPool, store: anchors, clock, logger })
+    : undefined;
+  if (anchors) logger.info({ file: anchors.file }, 'audit chain heads are anchored to this file');
 
   const app = await createHttpServer({
     logger,
@@ -163,7 +176,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registerRoleBindingRoutes(scope, { pool: ownerPool, publish: () => auth.publish() });
     registerRecordRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors });
     registerHistoryRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors, snapshots });
-    registerAuditRoutes(scope, { pool, registry, access: recordAccess });
+    registerAuditRoutes(scope, { pool, registry, access: recordAccess, anchors });
     registerArchiveRoutes(scope, { pool, registry, access: recordAccess, pipeline });
     registerSearchRoutes(scope, {
       pool,
@@ -177,6 +190,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   await sync.start();
   snapshots.start();
   archive.start();
+  auditAnchor?.start(audit.anchorIntervalMilliseconds);
   await auth.start();
 
   const purge = setInterval(() => {
@@ -195,8 +209,10 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     archive,
     auth,
     authAudit,
+    auditAnchor,
     close: async () => {
       clearInterval(purge);
+      await auditAnchor?.close();
       await snapshots.close();
       await archive.close();
       sync.close();

@@ -43,6 +43,40 @@ describe('configuration', () => {
     );
   });
 
+  test('the audit signing key: Ed25519 PEM (also with \\n escapes), checked at boot, never echoed', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const defaults = loadConfig({ WEFT_DATA_DIR: '/tmp/weft-data' });
+    assert.equal(defaults.records.audit.signingKey, undefined);
+    assert.equal(defaults.records.audit.anchorDir, path.resolve('/tmp/weft-data/audit-anchors'));
+    assert.equal(defaults.records.audit.anchorIntervalMilliseconds, 60_000);
+    const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const escaped = loadConfig({
+      RECORDS_AUDIT_SIGNING_KEY: pem.replace(/\n/g, '\\n'),
+      RECORDS_AUDIT_ANCHOR_DIR: '/srv/anchors',
+      RECORDS_AUDIT_ANCHOR_INTERVAL_MS: '5000',
+    });
+    assert.equal(escaped.records.audit.signingKey, pem);
+    assert.equal(escaped.records.audit.anchorDir, path.resolve('/srv/anchors'));
+    assert.equal(escaped.records.audit.anchorIntervalMilliseconds, 5000);
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    for (const wrong of [rsa, 'not-a-key-but-a-secret-0123456789']) {
+      assert.throws(
+        () => loadConfig({ RECORDS_AUDIT_SIGNING_KEY: wrong }),
+        (error: Error) => {
+          assert.match(error.message, /RECORDS_AUDIT_SIGNING_KEY: must be an Ed25519 private key/);
+          assert.ok(!error.message.includes(wrong.length > 100 ? wrong.slice(40, 80) : wrong), 'not echoed');
+          return true;
+        },
+      );
+    }
+    assert.throws(
+      () => loadConfig({ RECORDS_AUDIT_ANCHOR_INTERVAL_MS: '10' }),
+      /RECORDS_AUDIT_ANCHOR_INTERVAL_MS/,
+    );
+  });
+
   test('the README configuration table lists every variable the code reads', async () => {
     const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
     const missing = environmentVariableNames.filter((name) => !readme.includes(`| \`${name}\``));

@@ -138,7 +138,11 @@ describe('records archive', () => {
     const verify = await app.call('POST', '/api/platform/audit/verify', {
       body: { schema: ticketsPath, id: closed.id },
     });
-    assert.deepEqual(verify.json<Data<unknown>>().data, { valid: true, events: 2, tampering_detected: 0 });
+    const { valid, events, tampering_detected } = verify.json<Data<Record<string, unknown>>>().data;
+    assert.deepEqual(
+      { valid, events, tampering_detected },
+      { valid: true, events: 2, tampering_detected: 0 },
+    );
     const archived = await app.call('GET', `/api/${ticketsPath}/${closed.id}/archive`);
     assert.equal(archived.statusCode, 200, archived.body);
     const record = archived.json<Data<Ticket & { archived_at: string }>>().data;

@@ -67,6 +67,11 @@ describe('records audit', () => {
     assert.equal(response.statusCode, 200, response.body);
     return response.json<Data<{ valid: boolean; events: number; tampering_detected: number }>>().data;
   };
+  // The spec's three fields of the verification result.
+  const summary = async (id: string) => {
+    const { valid, events, tampering_detected } = await verify(id);
+    return { valid, events, tampering_detected };
+  };
   const events = async (id: string) => {
     const response = await app.call('GET', `/api/platform/audit?schema=${ordersPath}&entity_id=${id}`);
     assert.equal(response.statusCode, 200, response.body);
@@ -77,7 +82,7 @@ describe('records audit', () => {
   test('every change is an audit event; an intact chain verifies, here and with the documented script', async () => {
     const id = await chainOf();
     await app.call('DELETE', `/api/${ordersPath}/${id}`, { actor: 'carol' });
-    assert.deepEqual(await verify(id), { valid: true, events: 5, tampering_detected: 0 });
+    assert.deepEqual(await summary(id), { valid: true, events: 5, tampering_detected: 0 });
     const chain = await events(id);
     assert.deepEqual(
       chain.map((event) => event.operation),
@@ -94,7 +99,7 @@ describe('records audit', () => {
       `UPDATE records.audit_events SET new_value = jsonb_set(new_value, '{notes}', '"forged"') WHERE entity_id = $1 AND event_id = (SELECT min(event_id) + 1 FROM records.audit_events WHERE entity_id = $1)`,
       [id],
     );
-    assert.deepEqual(await verify(id), { valid: false, events: 4, tampering_detected: 1 });
+    assert.deepEqual(await summary(id), { valid: false, events: 4, tampering_detected: 1 });
     assert.equal(countTampered(await events(id)), 1);
   });
 
@@ -107,7 +112,8 @@ describe('records audit', () => {
     const result = await verify(id);
     assert.equal(result.valid, false);
     assert.equal(result.events, 3);
-    assert.equal(result.tampering_detected, 1);
+    // The next event's link is broken, and the removed event's history row is covered by nothing.
+    assert.equal(result.tampering_detected, 2);
   });
 
   test('reordered events are detected', async () => {

@@ -229,6 +229,26 @@ export const environmentSchema = Type.Object({
     maximum: 600_000,
     description: 'How long the last copy of the revocation set serves while the store does not answer',
   }),
+  RECORDS_AUDIT_SIGNING_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'Ed25519 private key (PEM, PKCS#8; `\\n` accepted for line breaks) signing audit checkpoints; unset: the audit chain is not anchored',
+    }),
+  ),
+  RECORDS_AUDIT_ANCHOR_DIR: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'Folder of the append-only signed audit checkpoints, outside the database; WEFT_DATA_DIR/audit-anchors when unset',
+    }),
+  ),
+  RECORDS_AUDIT_ANCHOR_INTERVAL_MS: Type.Integer({
+    default: 60_000,
+    minimum: 1000,
+    maximum: 86_400_000,
+    description: 'How often the audit chain heads written since the last run are signed and appended',
+  }),
   RECORDS_RATE_LIMIT_PER_MINUTE: Type.Integer({
     default: 1000,
     minimum: 1,

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import Value from 'typebox/value';
+import { Ed25519Signer, pemFromEnvironment } from '../crypto/ed25519-signer.js';
 import { environmentSchema, environmentVariableNames, type Environment } from './environment.js';
 
 /** The typed, frozen configuration of one weft process. Nothing else reads `process.env`. */
@@ -92,6 +93,16 @@ export interface RecordsConfig {
   /** Proxies (addresses or CIDR ranges) whose `X-Forwarded-For` is believed. */
   readonly trustedProxies: readonly string[];
   readonly revocation: { readonly pollMilliseconds: number; readonly graceMilliseconds: number };
+  readonly audit: RecordsAuditConfig;
+}
+
+/** Anchoring of the audit chain outside the database (docs/records/audit.md). */
+export interface RecordsAuditConfig {
+  /** Ed25519 private key PEM signing checkpoints; undefined: the chain is not anchored. Never logged. */
+  readonly signingKey: string | undefined;
+  /** Folder of the append-only checkpoint file. */
+  readonly anchorDir: string;
+  readonly anchorIntervalMilliseconds: number;
 }
 
 /** Thrown at boot when a variable is invalid; the message names the variable. */
@@ -124,6 +135,14 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const env = converted as Environment;
+  const signingKey =
+    env.RECORDS_AUDIT_SIGNING_KEY === undefined
+      ? undefined
+      : pemFromEnvironment(env.RECORDS_AUDIT_SIGNING_KEY);
+  if (signingKey !== undefined && Ed25519Signer.fromPem(signingKey) === undefined)
+    throw new ConfigError(
+      'Invalid configuration:\n  RECORDS_AUDIT_SIGNING_KEY: must be an Ed25519 private key in PEM (PKCS#8)',
+    );
   const badProxy = env.RECORDS_TRUSTED_PROXIES.split(',')
     .map((entry) => entry.trim())
     .find((entry) => entry !== '' && !isAddressOrCidr(entry));
@@ -198,6 +217,13 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       revocation: {
         pollMilliseconds: env.RECORDS_REVOCATION_POLL_MS,
         graceMilliseconds: env.RECORDS_REVOCATION_GRACE_MS,
+      },
+      audit: {
+        signingKey,
+        anchorDir: path.resolve(
+          env.RECORDS_AUDIT_ANCHOR_DIR ?? path.join(env.WEFT_DATA_DIR, 'audit-anchors'),
+        ),
+        anchorIntervalMilliseconds: env.RECORDS_AUDIT_ANCHOR_INTERVAL_MS,
       },
     },
   });

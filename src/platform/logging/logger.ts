@@ -18,6 +18,8 @@ export const redactedPaths = [
   '*.plaintext_key',
   'access_token',
   '*.access_token',
+  'signingKey',
+  '*.signingKey',
   'value',
   'req.headers.authorization',
   'req.headers.cookie',

@@ -211,3 +211,25 @@ export async function unarchiveRecord(
     throw mapRecordError(schema, error);
   }
 }
+
+/**
+ * The recomputed hashes (records.history_row_hash) of a record's archived history rows among
+ * `eventIds`: audit verify's look-up of the rows its chain covers that are not in hot storage.
+ */
+export async function archivedHistoryRowHashes(
+  db: Queryable,
+  schemaPath: string,
+  id: string,
+  eventIds: string[],
+): Promise<{ event_id: string; hash: string }[]> {
+  if (eventIds.length === 0) return [];
+  const { rows } = await db.query<{ event_id: string; hash: string }>(
+    statement(
+      `SELECT DISTINCT ON (event_id) event_id::text, records.history_row_hash(event_id, record_id, "timestamp", actor, operation, old_value, new_value, state, reason) AS hash
+       FROM records_archive.history WHERE schema_path = $1 AND record_id = $2 AND event_id = ANY($3::bigint[])
+       ORDER BY event_id, archived_at`,
+      [schemaPath, id, eventIds],
+    ),
+  );
+  return rows;
+}

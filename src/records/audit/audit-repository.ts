@@ -14,10 +14,14 @@ export interface AuditRow {
   new_value: Record<string, unknown> | null;
   previous_hash: string;
   hash: string;
+  /** The history row this event covers (time-machine schemas; null for legacy events). */
+  history_event_id: string | null;
+  history_hash: string | null;
 }
 
 const auditColumns = `event_id::text, to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "timestamp",
-  actor, schema_path, entity_id::text, operation, version, old_value, new_value, previous_hash, hash`;
+  actor, schema_path, entity_id::text, operation, version, old_value, new_value, previous_hash, hash,
+  history_event_id::text, history_hash`;
 
 /** Filters of `GET /platform/audit` (all optional; `beforeEventId` is the cursor position). */
 export interface AuditFilter {
@@ -52,24 +56,73 @@ export async function listAudit(db: Queryable, filter: AuditFilter, limit: numbe
 /** One link of a record's chain with the hash recomputed by Postgres from the stored content. */
 export interface ChainLink {
   event_id: string;
+  version: number;
   previous_hash: string;
   hash: string;
   recomputed: string;
+  history_event_id: string | null;
+  history_hash: string | null;
 }
+
+// The event's hashed content (records.append_audit): the history keys only when it has a link,
+// so events written before history joined the chain keep their hash.
+const recomputedHashSql = `encode(sha256(convert_to(previous_hash || records.canonical_json(jsonb_build_object(
+    'event_id', event_id,
+    'timestamp', to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+    'actor', actor, 'schema', schema_path, 'entity_id', entity_id, 'operation', operation,
+    'version', version, 'old_value', old_value, 'new_value', new_value)
+    || CASE WHEN history_hash IS NULL THEN '{}'::jsonb
+       ELSE jsonb_build_object('history_event_id', history_event_id, 'history_hash', history_hash) END), 'UTF8')), 'hex')`;
 
 /** A record's audit chain in order, each event's hash recomputed from its stored fields. */
 export async function auditChain(db: Queryable, schemaPath: string, entityId: string): Promise<ChainLink[]> {
   const { rows } = await db.query<ChainLink>(
     statement(
-      `SELECT event_id::text, previous_hash, hash,
-         encode(sha256(convert_to(previous_hash || records.canonical_json(jsonb_build_object(
-           'event_id', event_id,
-           'timestamp', to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-           'actor', actor, 'schema', schema_path, 'entity_id', entity_id, 'operation', operation,
-           'version', version, 'old_value', old_value, 'new_value', new_value)), 'UTF8')), 'hex') AS recomputed
+      `SELECT event_id::text, version, previous_hash, hash, ${recomputedHashSql} AS recomputed,
+         history_event_id::text, history_hash
        FROM records.audit_events WHERE schema_path = $1 AND entity_id = $2 ORDER BY audit_events.event_id`,
       [schemaPath, entityId],
     ),
   );
   return rows;
+}
+
+/** The newest event of a record's chain, as the anchor job signs it. */
+export interface ChainHead {
+  schema_path: string;
+  entity_id: string;
+  event_id: string;
+  hash: string;
+}
+
+/**
+ * The head of every chain with an event after `afterEventId`, and the largest event id seen (the
+ * anchor job's window; `afterEventId` itself when there is none).
+ */
+export async function chainHeadsAfter(
+  db: Queryable,
+  afterEventId: string,
+): Promise<{ heads: ChainHead[]; upTo: string }> {
+  const { rows } = await db.query<ChainHead>(
+    statement(
+      `SELECT DISTINCT ON (schema_path, entity_id) schema_path, entity_id::text, event_id::text, hash
+       FROM records.audit_events WHERE event_id > $1::bigint
+       ORDER BY schema_path, entity_id, event_id DESC`,
+      [afterEventId],
+    ),
+  );
+  let upTo = BigInt(afterEventId);
+  for (const row of rows) if (BigInt(row.event_id) > upTo) upTo = BigInt(row.event_id);
+  return { heads: rows, upTo: upTo.toString() };
+}
+
+/** The stored hash of each of these events that still exists, by event id. */
+export async function storedEventHashes(db: Queryable, eventIds: string[]): Promise<Map<string, string>> {
+  if (eventIds.length === 0) return new Map();
+  const { rows } = await db.query<{ event_id: string; hash: string }>(
+    statement(`SELECT event_id::text, hash FROM records.audit_events WHERE event_id = ANY($1::bigint[])`, [
+      eventIds,
+    ]),
+  );
+  return new Map(rows.map((row) => [row.event_id, row.hash]));
 }

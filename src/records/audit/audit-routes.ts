@@ -12,15 +12,18 @@ import { parseLimit } from '../records/select-plan.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import { uuidPattern } from '../schemas/identifiers.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
-import { auditChain, listAudit, type AuditFilter } from './audit-repository.js';
+import { listAudit, type AuditFilter } from './audit-repository.js';
+import type { AnchorStore } from './anchor-store.js';
 import { presentAuditEvent } from './present.js';
-import { verifyChain } from './verify-chain.js';
+import { verifyRecord } from './verify-record.js';
 
 /** What the audit routes need. */
 export interface AuditRouteDependencies {
   pool: Pool;
   registry: SchemaRegistry;
   access: AccessControl;
+  /** The signed anchors of the chains; undefined when no signing key is configured. */
+  anchors?: AnchorStore | undefined;
 }
 
 /** The role that may read the audit log of every schema at once. */
@@ -42,10 +45,11 @@ function text(value: unknown, field: string, max = 200): string {
 
 /**
  * `POST /api/platform/audit/verify` and `GET /api/platform/audit`. Reading a schema's audit needs
- * read access to it; reading across schemas needs the `auditor` role.
+ * read access to it; reading across schemas needs the `auditor` role. Verify checks the chain, the
+ * history rows it covers and, with a signing key, the record's newest signed anchor.
  */
 export function registerAuditRoutes(app: HttpServer, deps: AuditRouteDependencies): void {
-  const { pool, registry, access } = deps;
+  const { pool, registry, access, anchors } = deps;
   const readable = (request: FastifyRequest, path: string): CompiledSchema => {
     const schema = registry.resolve(path);
     access.authorize(identityOf(request), schema, 'read');
@@ -66,13 +70,14 @@ export function registerAuditRoutes(app: HttpServer, deps: AuditRouteDependencie
     const schema = readable(request, text(path, 'schema'));
     const entity = text(id, 'id', 36);
     if (!uuidPattern.test(entity)) fail('id', 'must be a record id (UUID)');
-    const identity = identityOf(request);
-    const links = await access.read(pool, identity, [schema], async (db) => {
-      await access.requireReadable(db, identity, schema, entity.toLowerCase());
-      return auditChain(db, schema.path, entity.toLowerCase());
-    });
-    if (links.length === 0) throw RecordsErrors.entityNotFound(schema.path, entity);
-    return reply.type('application/json').send(successBody(JSON.stringify(verifyChain(links)), request.id));
+    const result = await verifyRecord(
+      { pool, access, anchors },
+      identityOf(request),
+      schema,
+      entity.toLowerCase(),
+    );
+    if (result === undefined) throw RecordsErrors.entityNotFound(schema.path, entity);
+    return reply.type('application/json').send(successBody(JSON.stringify(result), request.id));
   });
 
   app.get('/api/platform/audit', hidden, async (request, reply) => {

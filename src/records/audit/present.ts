@@ -2,11 +2,11 @@ import type { AuditRow } from './audit-repository.js';
 
 /**
  * An audit event as the API shows it: the spec's fields plus the record `version` after the change
- * and the chain links. Every audit output goes through here, so a field read filter can be applied
+ * and the chain links (with the history row the event covers, when it has one). Every audit output goes through here, so a field read filter can be applied
  * in one place.
  */
 export function presentAuditEvent(row: AuditRow): Record<string, unknown> {
-  return {
+  const event: Record<string, unknown> = {
     event_id: Number(row.event_id),
     timestamp: row.timestamp,
     actor: row.actor,
@@ -19,4 +19,10 @@ export function presentAuditEvent(row: AuditRow): Record<string, unknown> {
     previous_hash: row.previous_hash,
     hash: row.hash,
   };
+  // Part of the hashed content only when present (docs/records/audit.md), so shown only then.
+  if (row.history_hash !== null) {
+    event.history_event_id = Number(row.history_event_id);
+    event.history_hash = row.history_hash;
+  }
+  return event;
 }

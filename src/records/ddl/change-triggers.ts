@@ -99,11 +99,28 @@ export function changeTriggerStatements(definition: SchemaDefinition): string[] 
 /** The body of a schema version's trigger function (what `pg_proc.prosrc` holds once created). */
 export function changeFunctionBody(definition: SchemaDefinition): string {
   const path = quoteLiteral(definition.path);
+  // The history row is written first so the audit event can carry its hash (docs/records/audit.md).
+  // Its id is taken before the insert rather than returned by it: RETURNING would need the row to
+  // pass the table's read policies too.
   const history = definition.timeMachine
     ? `IF TG_OP <> 'DELETE' THEN
-    INSERT INTO ${historyTable(definition)} (record_id, "timestamp", actor, operation, old_value, new_value, state, reason)
-    VALUES (NEW.id, NEW.updated_at, actor, op, old_value, new_value, new_state, nullif(current_setting('weft.reason', true), ''));
+    reason := nullif(current_setting('weft.reason', true), '');
+    hist_id := nextval(pg_get_serial_sequence(${quoteLiteral(historyTable(definition))}, 'event_id'));
+    INSERT INTO ${historyTable(definition)} (event_id, record_id, "timestamp", actor, operation, old_value, new_value, state, reason)
+    VALUES (hist_id, NEW.id, NEW.updated_at, actor, op, old_value, new_value, new_state, reason);
+    hist_hash := records.history_row_hash(hist_id, NEW.id, NEW.updated_at, actor, op, old_value, new_value, new_state, reason);
   END IF;`
+    : '';
+  // A hard delete is the archive job's: the ARCHIVE history row it has just put in cold storage
+  // (the newest one after the last row the chain links) is the one this event covers.
+  const archived = definition.timeMachine
+    ? `SELECT h.event_id, records.history_row_hash(h.event_id, h.record_id, h."timestamp", h.actor, h.operation, h.old_value, h.new_value, h.state, h.reason)
+      INTO hist_id, hist_hash
+      FROM records_archive.history h
+     WHERE h.schema_path = ${path} AND h.record_id = OLD.id AND h.operation = 'ARCHIVE'
+       AND h.event_id > coalesce((SELECT max(a.history_event_id) FROM records.audit_events a WHERE a.schema_path = ${path} AND a.entity_id = OLD.id), 0)
+     ORDER BY h.event_id DESC LIMIT 1;
+    `
     : '';
   return `
 DECLARE
@@ -113,6 +130,9 @@ DECLARE
   new_value jsonb;
   op text := nullif(current_setting('weft.operation', true), '');
   actor text;
+  reason text;
+  hist_id bigint;
+  hist_hash text;
 BEGIN
   IF TG_OP = 'INSERT' THEN
     new_state := ${rowJsonSql(definition, 'NEW')};
@@ -131,11 +151,11 @@ BEGIN
     old_value := ${rowJsonSql(definition, 'OLD')};
     op := 'ARCHIVE';
     actor := coalesce(nullif(current_setting('weft.actor', true), ''), 'system:archive');
-    PERFORM records.append_audit(${path}, OLD.id, op, actor, now(), OLD.version, old_value, NULL);
+    ${archived}PERFORM records.append_audit(${path}, OLD.id, op, actor, now(), OLD.version, old_value, NULL, hist_id, hist_hash);
     RETURN NULL;
   END IF;
-  PERFORM records.append_audit(${path}, NEW.id, op, actor, NEW.updated_at, NEW.version, old_value, new_value);
   ${history}
+  PERFORM records.append_audit(${path}, NEW.id, op, actor, NEW.updated_at, NEW.version, old_value, new_value, hist_id, hist_hash);
   RETURN NULL;
 END`;
 }

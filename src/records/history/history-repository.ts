@@ -74,3 +74,25 @@ export async function hasHistory(db: Queryable, schema: CompiledSchema, id: stri
   );
   return rows.length > 0;
 }
+
+/** A history row's id with its hash recomputed from its stored content (records.history_row_hash). */
+export interface HistoryRowHash {
+  event_id: string;
+  hash: string;
+}
+
+/** Every hot history row of a record, oldest first, with its recomputed hash (audit verify). */
+export async function historyRowHashes(
+  db: Queryable,
+  schema: CompiledSchema,
+  id: string,
+): Promise<HistoryRowHash[]> {
+  const { rows } = await db.query<HistoryRowHash>(
+    statement(
+      `SELECT event_id::text, records.history_row_hash(event_id, record_id, "timestamp", actor, operation, old_value, new_value, state, reason) AS hash
+       FROM ${historyTable(schema.definition)} WHERE record_id = $1 ORDER BY event_id`,
+      [id],
+    ),
+  );
+  return rows;
+}

@@ -14,6 +14,8 @@ async function serve(services: ServiceName[]): Promise<void> {
   const running = await runServices(config, services, logger);
   for (const [service, url] of Object.entries(running.urls))
     logger.info({ service, url }, `${service} listening`);
+  for (const [service, url] of Object.entries(running.scrapeUrls))
+    logger.info({ service, url: `${url}/metrics` }, `${service} metrics listening (no token)`);
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import type { Registry } from 'prom-client';
 import type { Config } from '../platform/config/index.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { migrate } from '../platform/database/migrate.js';
@@ -76,6 +77,8 @@ export interface RecordsService {
   auth: RecordsAuth;
   /** The auth audit log (batched; `flush()` writes what is queued). */
   authAudit: AuthAuditLog;
+  /** The service's Prometheus registry (`/api/metrics`, and the scrape listener of `RECORDS_METRICS_PORT`). */
+  metrics: Registry;
   close(): Promise<void>;
 }
 
@@ -179,6 +182,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     archive,
     auth,
     authAudit,
+    metrics,
     close: async () => {
       clearInterval(purge);
       await snapshots.close();

@@ -70,6 +70,8 @@ export interface ScriptsConfig {
 /** Configuration of the records service. */
 export interface RecordsConfig {
   readonly port: number;
+  /** The separate, unauthenticated `GET /metrics` listener for scrapers; undefined when off. */
+  readonly metricsListener: { readonly host: string; readonly port: number } | undefined;
   readonly databaseUrl: string | undefined;
   /** Folder of resource documents; undefined means `./resources`, else the bundled examples. */
   readonly resourcesDir: string | undefined;
@@ -168,6 +170,10 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     },
     records: {
       port: env.RECORDS_PORT,
+      metricsListener:
+        env.RECORDS_METRICS_PORT === undefined
+          ? undefined
+          : { host: env.RECORDS_METRICS_HOST ?? env.WEFT_HOST, port: env.RECORDS_METRICS_PORT },
       databaseUrl: env.RECORDS_DATABASE_URL,
       resourcesDir: env.RECORDS_RESOURCES_DIR,
       jwt: {

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { identityOf } from './request-identity.js';
+import './scopes/scoped-operations.js';
 
 /**
  * `GET /api/auth/me`: the caller's Identity as the service sees it after claim mapping and role
@@ -10,6 +11,7 @@ export function registerIdentityRoute(app: HttpServer): void {
   app.get(
     '/api/auth/me',
     {
+      config: { recordsScope: 'identity' },
       schema: {
         tags: ['auth'],
         summary: 'The authenticated identity',

@@ -24,6 +24,7 @@ import { parseInstant } from './instant.js';
 import { presentHistoryEvent, presentRecordState } from './present.js';
 import { restoreRecord } from './restore-record.js';
 import { presentSnapshot, snapshotTable, type SnapshotJob } from './snapshot-job.js';
+import { scopedRoute } from '../auth/scopes/scoped-operations.js';
 
 /** What the time machine routes need. */
 export interface HistoryRouteDependencies {
@@ -35,7 +36,7 @@ export interface HistoryRouteDependencies {
   snapshots: SnapshotJob;
 }
 
-const hidden = { schema: { hide: true } } as const;
+const historyRoute = scopedRoute('history');
 const replayPage = 200;
 const maxReason = 2000;
 
@@ -84,7 +85,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       .type('application/json')
       .send(successBody(JSON.stringify(data), request.id));
 
-  app.get(`${schemaBase}/:id/history`, hidden, async (request, reply) => {
+  app.get(`${schemaBase}/:id/history`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'history');
     requireTimeMachine(schema);
     const identity = identityOf(request);
@@ -119,7 +120,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       );
   });
 
-  app.get(`${schemaBase}/:id/diff`, hidden, async (request, reply) => {
+  app.get(`${schemaBase}/:id/diff`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'diff');
     requireTimeMachine(schema);
     const id = recordId(request, schema);
@@ -139,7 +140,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     return json(reply, request, diffStates(shown(before), shown(after)));
   });
 
-  app.post(`${schemaBase}/:id/restore`, hidden, async (request, reply) => {
+  app.post(`${schemaBase}/:id/restore`, scopedRoute('restore'), async (request, reply) => {
     const schema = prepare(request, 'update', 'restore');
     requireTimeMachine(schema);
     const identity = identityOf(request);
@@ -171,7 +172,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     return reply.status(result.response.status).type('application/json').send(result.response.body);
   });
 
-  app.get(`${schemaBase}/:id/replay`, hidden, async (request, reply) => {
+  app.get(`${schemaBase}/:id/replay`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'replay');
     requireTimeMachine(schema);
     const id = recordId(request, schema);
@@ -205,7 +206,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       .send(Readable.from(events()));
   });
 
-  app.post(`${schemaBase}/history/snapshot`, hidden, async (request, reply) => {
+  app.post(`${schemaBase}/history/snapshot`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'snapshot');
     requireTimeMachine(schema);
     const body = bodyOf(request);
@@ -227,12 +228,12 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     return row;
   };
 
-  app.get(`${schemaBase}/history/snapshot/:snapshot_id`, hidden, async (request, reply) => {
+  app.get(`${schemaBase}/history/snapshot/:snapshot_id`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'snapshot');
     return json(reply, request, presentSnapshot(await snapshotOf(request, schema)));
   });
 
-  app.get(`${schemaBase}/history/snapshot/:snapshot_id/records`, hidden, async (request, reply) => {
+  app.get(`${schemaBase}/history/snapshot/:snapshot_id/records`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'snapshot');
     const snapshot = await snapshotOf(request, schema);
     if (snapshot.status !== 'completed')

@@ -15,6 +15,7 @@ import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import { successBody } from './envelope.js';
 import { sendRecordPage } from './page-response.js';
 import { schemaBase, schemaRequest } from './schema-request.js';
+import { scopedRoute } from '../auth/scopes/scoped-operations.js';
 
 /** What the record routes need. */
 export interface RecordRouteDependencies {
@@ -27,8 +28,7 @@ export interface RecordRouteDependencies {
 
 const idempotencyKeyShape = /^[\x21-\x7e]{1,255}$/;
 const recordIdInJson = /^\{"id" ?: ?"([0-9a-f-]{36})"/;
-// Generated OpenAPI describes these routes per schema (see openapi/), so Fastify's is hidden.
-const hidden = { schema: { hide: true } } as const;
+// Generated OpenAPI describes these routes per schema (see openapi/), so scopedRoute hides Fastify's.
 
 /**
  * The CRUD and query endpoints of every schema: `/api/{org}/{app}/{domain}/{object}/{version}`
@@ -56,7 +56,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     return reply.type('application/json').send(result.response.body);
   };
 
-  app.post(base, hidden, async (request, reply) => {
+  app.post(base, scopedRoute('create'), async (request, reply) => {
     const schema = prepare(request, 'create', 'create');
     const identity = identityOf(request);
     const body = schema.validateCreate(request.body);
@@ -77,7 +77,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     return send(reply, result);
   });
 
-  app.get(base, hidden, async (request, reply) => {
+  app.get(base, scopedRoute('list'), async (request, reply) => {
     const schema = prepare(request, 'read', 'list');
     const query = request.query as Record<string, unknown>;
     const plan = parseListQuery(schema, query);
@@ -86,7 +86,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     return sendRecordPage(reply, request, plan, read.page, read.included);
   });
 
-  app.post(`${base}/query`, hidden, async (request, reply) => {
+  app.post(`${base}/query`, scopedRoute('query'), async (request, reply) => {
     const schema = prepare(request, 'read', 'query');
     const plan = parseQueryBody(schema, request.body);
     return sendRecordPage(
@@ -97,7 +97,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     );
   });
 
-  app.get(`${base}/:id`, hidden, async (request, reply) => {
+  app.get(`${base}/:id`, scopedRoute('read'), async (request, reply) => {
     const schema = prepare(request, 'read', 'read');
     const id = recordId(request, schema);
     const includes = parseInclude((request.query as Record<string, unknown>).include, schema, registry);
@@ -107,7 +107,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     return reply.type('application/json').send(successBody(read.json, request.id, included));
   });
 
-  app.patch(`${base}/:id`, hidden, async (request, reply) => {
+  app.patch(`${base}/:id`, scopedRoute('update'), async (request, reply) => {
     const schema = prepare(request, 'update', 'update');
     const identity = identityOf(request);
     const id = recordId(request, schema);
@@ -135,7 +135,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     return send(reply, result);
   });
 
-  app.delete(`${base}/:id`, hidden, async (request, reply) => {
+  app.delete(`${base}/:id`, scopedRoute('delete'), async (request, reply) => {
     const schema = prepare(request, 'delete', 'delete');
     const identity = identityOf(request);
     const id = recordId(request, schema);

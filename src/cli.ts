@@ -102,7 +102,8 @@ records
   .requiredOption('--roles <roles>', 'comma-separated roles')
   .option('--ttl <duration>', 'lifetime, e.g. 30d, 12h')
   .option('--allow <cidr...>', 'client address ranges allowed to use the key')
-  .action(async (options: { actor: string; roles: string; ttl?: string; allow?: string[] }) => {
+  .option('--scope <scope...>', 'token scopes the key grants (see requiredScopes)')
+  .action(async (options: { actor: string; roles: string; ttl?: string; allow?: string[]; scope?: string[] }) => {
     const config = loadConfig(process.env);
     const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
     const key = await createApiKeyCommand(config, logger, options);

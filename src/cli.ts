@@ -103,14 +103,16 @@ records
   .option('--ttl <duration>', 'lifetime, e.g. 30d, 12h')
   .option('--allow <cidr...>', 'client address ranges allowed to use the key')
   .option('--scope <scope...>', 'token scopes the key grants (see requiredScopes)')
-  .action(async (options: { actor: string; roles: string; ttl?: string; allow?: string[]; scope?: string[] }) => {
-    const config = loadConfig(process.env);
-    const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-    const key = await createApiKeyCommand(config, logger, options);
-    process.stdout.write(
-      `${key.plaintext}\n(id ${key.id}${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}; shown once)\n`,
-    );
-  });
+  .action(
+    async (options: { actor: string; roles: string; ttl?: string; allow?: string[]; scope?: string[] }) => {
+      const config = loadConfig(process.env);
+      const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+      const key = await createApiKeyCommand(config, logger, options);
+      process.stdout.write(
+        `${key.plaintext}\n(id ${key.id}${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}; shown once)\n`,
+      );
+    },
+  );
 program
   .command('migrate')
   .description('apply pending migrations of both services and exit')

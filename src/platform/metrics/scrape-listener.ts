@@ -14,7 +14,11 @@ export interface ScrapeListener {
  * credentials and nothing else (404), for scrapers on a network the main port is not exposed to, the
  * way Prometheus exporters are usually deployed. Bind it to an address only scrapers reach.
  */
-export async function listenForScrapes(registry: Registry, host: string, port: number): Promise<ScrapeListener> {
+export async function listenForScrapes(
+  registry: Registry,
+  host: string,
+  port: number,
+): Promise<ScrapeListener> {
   const server = createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {

@@ -31,7 +31,14 @@ export async function createApiKey(
     `INSERT INTO records.api_keys (key_hash, actor_id, roles, allowed_cidrs, expires_at, scopes)
      VALUES ($1, $2, $3, $4::cidr[], CASE WHEN $5::bigint IS NULL THEN NULL ELSE now() + make_interval(secs => $5::bigint) END, $6)
      RETURNING id, expires_at`,
-    [sha256(plaintext), key.actor, key.roles, key.allowedCidrs ?? [], key.ttlSeconds ?? null, key.scopes ?? []],
+    [
+      sha256(plaintext),
+      key.actor,
+      key.roles,
+      key.allowedCidrs ?? [],
+      key.ttlSeconds ?? null,
+      key.scopes ?? [],
+    ],
   );
   const row = rows[0];
   if (!row) throw new Error('The API key was not stored');

@@ -96,16 +96,20 @@ export function registerPlatformRoutes(app: HttpServer, deps: PlatformRouteDepen
   );
 
   let cached: { version: number; document: string } | undefined;
-  app.get('/api/openapi.json', { schema: { hide: true }, config: { recordsScope: 'schemas' } }, (_r, reply) => {
-    if (cached?.version !== registry.version)
-      cached = {
-        version: registry.version,
-        document: JSON.stringify(
-          buildOpenApi(app.swagger() as unknown as Record<string, unknown>, registry.all()),
-        ),
-      };
-    return reply.type('application/json').send(cached.document);
-  });
+  app.get(
+    '/api/openapi.json',
+    { schema: { hide: true }, config: { recordsScope: 'schemas' } },
+    (_r, reply) => {
+      if (cached?.version !== registry.version)
+        cached = {
+          version: registry.version,
+          document: JSON.stringify(
+            buildOpenApi(app.swagger() as unknown as Record<string, unknown>, registry.all()),
+          ),
+        };
+      return reply.type('application/json').send(cached.document);
+    },
+  );
 
   app.get(
     '/api',

@@ -18,8 +18,11 @@ describe('the records scrape listener (RECORDS_METRICS_PORT)', () => {
       RECORDS_METRICS_PORT: '0',
       RECORDS_METRICS_HOST: '127.0.0.1',
     });
-    const services = await runServices(config, ['records'], captureLogs('fatal').logger);
+    const logs = captureLogs('warn');
+    const services = await runServices(config, ['records'], logs.logger);
     try {
+      // Every authenticated route names its operation for requiredScopes (see scoped-operations.ts).
+      assert.deepEqual(logs.messages(/no scoped operation/), []);
       const scrapeUrl = services.scrapeUrls.records ?? '';
       assert.match(scrapeUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
       assert.notEqual(scrapeUrl, new URL(services.urls.records ?? '').origin);

@@ -40,6 +40,14 @@ export function installAuthentication(
 ): void {
   decorateIdentity(app);
   app.decorateRequest('recordsAuthDecision', null);
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { public?: boolean; recordsScope?: string } | undefined;
+    if (config?.public !== true && config?.recordsScope === undefined)
+      app.log.warn(
+        { method: route.method, url: route.url },
+        "route has no scoped operation (config.recordsScope): only requiredScopes['*'] applies to it",
+      );
+  });
   recordAuthDecisions(app, audit);
   const admit = (
     request: FastifyRequest,

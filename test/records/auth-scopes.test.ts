@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import type { JWTPayload } from 'jose';
+import { loadConfig } from '../../src/platform/config/index.js';
 import { createApiKey } from '../../src/records/auth/api-keys.js';
+import { createApiKeyCommand } from '../../src/records/cli/records-commands.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { scopesOfClaims } from '../../src/records/auth/scopes/token-scopes.js';
 import { validateAuthStrategy } from '../../src/records/auth/strategies/strategy-definition.js';
 import {
@@ -234,6 +237,31 @@ describe('token scopes (requiredScopes of jwt and api_key strategies)', () => {
       await bearer({ scp: ['records', 'x:y'] }, { url: '/api/auth/me' })(),
     );
     assert.deepEqual(jwt.json<{ data: { scopes: string[] } }>().data.scopes, ['records', 'x:y']);
+  });
+
+  test('`weft records api-key create --scope` stores the scopes; a malformed scope is refused', async () => {
+    const config = loadConfig({ RECORDS_DATABASE_URL: app.database.url });
+    const logger = captureLogs('fatal').logger;
+    const made = await createApiKeyCommand(config, logger, {
+      actor: 'cli-bot',
+      roles: 'admin',
+      scope: ['records:read records', 'records:write'],
+    });
+    const { rows } = await app.database.pool.query<{ scopes: string[] }>(
+      `SELECT scopes FROM records.api_keys WHERE id = $1`,
+      [made.id],
+    );
+    assert.deepEqual(rows, [{ scopes: ['records:read', 'records', 'records:write'] }]);
+    const listed = await app.service.app.inject({
+      method: 'GET',
+      url: orders,
+      headers: { 'x-api-key': made.plaintext },
+    });
+    assert.equal(listed.statusCode, 200);
+    await assert.rejects(
+      createApiKeyCommand(config, logger, { actor: 'cli-bot', roles: 'admin', scope: ['bad"scope'] }),
+      /--scope "bad\\"scope" is not a scope token/,
+    );
   });
 
   test('a token remembered from an earlier request is checked again for each operation', async () => {

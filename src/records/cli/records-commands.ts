@@ -2,11 +2,11 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Config } from '../../platform/config/index.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { createApiKey } from '../auth/api-keys.js';
+import { scopeTokenPattern } from '../auth/scopes/token-scopes.js';
 import { ensureSchemaDdl } from '../ddl/ensure-schema-ddl.js';
 import { applyResources, type ApplyReport } from '../schemas/apply-resources.js';
 import { parseResourceText, readResourceDirectory } from '../schemas/resource-documents.js';
 import { openRecordsDatabase } from './records-database.js';
-import { scopeTokenPattern } from '../auth/scopes/token-scopes.js';
 
 const durationUnits: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 

@@ -27,9 +27,9 @@ declare module 'fastify' {
 /**
  * Authenticates every non-public route (401 AUTH_INVALID_TOKEN; 503 REVOCATION_UNAVAILABLE when the
  * revocation store is down), attaches the Identity, checks the token scopes the authenticating
- * strategy requires for the route's operation (401 AUTH_INSUFFICIENT_SCOPES), counts the request against the actor's rate
- * limit, and has the decision written to the auth audit log. Unknown routes fall through to the 404
- * handler. A remembered JWT, the cached bindings and in-process counters are decided synchronously
+ * strategy requires for the route's operation (401 AUTH_INSUFFICIENT_SCOPES), counts the request
+ * against the actor's rate limit, and has the decision written to the auth audit log. Unknown routes
+ * fall through to the 404 handler. A remembered JWT, the cached bindings and in-process counters are decided synchronously
  * (no promise per request).
  */
 export function installAuthentication(

@@ -14,6 +14,8 @@ async function serve(services: ServiceName[]): Promise<void> {
   const running = await runServices(config, services, logger);
   for (const [service, url] of Object.entries(running.urls))
     logger.info({ service, url }, `${service} listening`);
+  for (const [service, url] of Object.entries(running.scrapeUrls))
+    logger.info({ service, url: `${url}/metrics` }, `${service} metrics listening (no token)`);
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -100,14 +102,17 @@ records
   .requiredOption('--roles <roles>', 'comma-separated roles')
   .option('--ttl <duration>', 'lifetime, e.g. 30d, 12h')
   .option('--allow <cidr...>', 'client address ranges allowed to use the key')
-  .action(async (options: { actor: string; roles: string; ttl?: string; allow?: string[] }) => {
-    const config = loadConfig(process.env);
-    const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-    const key = await createApiKeyCommand(config, logger, options);
-    process.stdout.write(
-      `${key.plaintext}\n(id ${key.id}${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}; shown once)\n`,
-    );
-  });
+  .option('--scope <scope...>', 'token scopes the key grants (see requiredScopes)')
+  .action(
+    async (options: { actor: string; roles: string; ttl?: string; allow?: string[]; scope?: string[] }) => {
+      const config = loadConfig(process.env);
+      const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+      const key = await createApiKeyCommand(config, logger, options);
+      process.stdout.write(
+        `${key.plaintext}\n(id ${key.id}${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}; shown once)\n`,
+      );
+    },
+  );
 program
   .command('migrate')
   .description('apply pending migrations of both services and exit')

@@ -4,6 +4,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './platform/databas
 import { createPool, type Pool } from './platform/database/pool.js';
 import { ensureDatabase } from './platform/database/provision.js';
 import type { Logger } from './platform/logging/logger.js';
+import { listenForScrapes } from './platform/metrics/scrape-listener.js';
 import { createRateLimitStore } from './platform/rate-limit/limiter.js';
 import { createRecordsService, prepareRecordsDatabase } from './records/index.js';
 import { createWorkflowService, prepareWorkflowDatabase } from './workflow/index.js';
@@ -15,6 +16,8 @@ export type ServiceName = 'workflow' | 'records';
 export interface RunningServices {
   /** Base URL of each started service. */
   urls: Partial<Record<ServiceName, string>>;
+  /** Base URL of each separate, unauthenticated metrics listener (`RECORDS_METRICS_PORT`). */
+  scrapeUrls: Partial<Record<ServiceName, string>>;
   /** Stops accepting, drains requests, closes pools, stops the embedded database. */
   stop(): Promise<void>;
 }
@@ -121,6 +124,7 @@ export async function runServices(
   const pools: Pool[] = [];
   const closers: (() => Promise<void>)[] = [];
   const urls: Partial<Record<ServiceName, string>> = {};
+  const scrapeUrls: Partial<Record<ServiceName, string>> = {};
 
   const stop = async () => {
     for (const close of closers.reverse())
@@ -168,13 +172,19 @@ export async function runServices(
         const records = await createRecordsService({ config, pool, ownerPool, logger, rateLimitStore });
         closers.push(() => records.close());
         urls.records = (await records.app.listen({ host: config.host, port: config.records.port })) + '/api';
+        const scrapes = config.records.metricsListener;
+        if (scrapes !== undefined) {
+          const listener = await listenForScrapes(records.metrics, scrapes.host, scrapes.port);
+          closers.push(() => listener.close());
+          scrapeUrls.records = listener.url;
+        }
       }
     }
   } catch (error) {
     await stop();
     throw error;
   }
-  return { urls, stop };
+  return { urls, scrapeUrls, stop };
 }
 
 function requireUrls(databases: Databases, service: ServiceName): ServiceDatabase {

@@ -15,6 +15,13 @@ export const RecordsErrors = {
   validation: (message: string, errors: FieldProblem[] = []) =>
     new ServiceError(400, 'VALIDATION_ERROR', message, { errors }),
   invalidToken: () => new ServiceError(401, 'AUTH_INVALID_TOKEN', 'The token is missing, expired or invalid'),
+  insufficientScopes: (operation: string, missing: string[]) =>
+    new ServiceError(
+      401,
+      'AUTH_INSUFFICIENT_SCOPES',
+      `The credentials lack a scope that ${operation} requires`,
+      { operation, missing_scopes: missing },
+    ),
   rbacDenied: (operation: string, schemaPath: string) =>
     new ServiceError(403, 'RBAC_DENIED', `No role of the caller may ${operation} ${schemaPath}`, {
       operation,

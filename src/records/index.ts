@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import type { Registry } from 'prom-client';
 import type { Config } from '../platform/config/index.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { Ed25519Signer } from '../platform/crypto/ed25519-signer.js';
@@ -88,6 +89,8 @@ export interface RecordsService {
   authAudit: AuthAuditLog;
   /** Signs audit chain heads into the anchor store (`runOnce()` drives it in tests); undefined without a signing key. */
   auditAnchor: AuditAnchorJob | undefined;
+  /** The service's Prometheus registry (`/api/metrics`, and the scrape listener of `RECORDS_METRICS_PORT`). */
+  metrics: Registry;
   close(): Promise<void>;
 }
 
@@ -210,6 +213,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     auth,
     authAudit,
     auditAnchor,
+    metrics,
     close: async () => {
       clearInterval(purge);
       await auditAnchor?.close();

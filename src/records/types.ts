@@ -6,6 +6,9 @@
  * - **record**: a row of a schema version's table, with system fields and the schema's fields.
  * - **actor**: who is calling (`Identity.actor_id`), the unit of rate limits and idempotency keys.
  * - **operation**: `create`, `read`, `update` or `delete`, the unit of `spec.access.roles`.
+ * - **token scope**: a scope a credential grants (JWT `scope`/`scp`, an API key's scopes); a strategy's
+ *   `requiredScopes` asks for some per scoped operation (src/records/auth/scopes/). Not the `scope` map
+ *   of a RoleBinding.
  */
 
 /** Field types a schema may declare. */

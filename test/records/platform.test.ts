@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../../src/platform/config/index.js';
-import { createRecordsService, type RecordsService } from '../../src/records/index.js';
-import { createMigratedDatabase, type TestDatabase } from '../helpers/database.js';
-import { captureLogs } from '../helpers/log-capture.js';
+import type { RecordsService } from '../../src/records/index.js';
+import { startRecordsApp, type RecordsTestApp } from './support/records-app.js';
 
 describe('records platform endpoints', () => {
-  let database: TestDatabase;
+  let app: RecordsTestApp;
   let records: RecordsService;
   before(async () => {
-    database = await createMigratedDatabase('records');
-    const config = loadConfig({ WEFT_DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'weft-records-')) });
-    records = await createRecordsService({ config, pool: database.pool, logger: captureLogs('warn').logger });
+    app = await startRecordsApp();
+    records = app.service;
   });
-  after(async () => {
-    await records.close();
-    await database.drop();
-  });
+  after(() => app.close());
 
   test('/api/healthz and /api/readyz answer 200 when the database is up', async () => {
     for (const url of ['/api/healthz', '/api/readyz']) {
@@ -42,13 +33,35 @@ describe('records platform endpoints', () => {
     assert.ok(!Number.isNaN(Date.parse(body.build_date ?? '')));
   });
 
-  test('/api/openapi.json is an OpenAPI 3 document and /api/metrics is Prometheus text', async () => {
-    const openapi = await records.app.inject({ method: 'GET', url: '/api/openapi.json' });
+  test('only health, readiness and version answer without a token: /api/metrics and /api/openapi.json are 401', async () => {
+    for (const url of ['/api/healthz', '/api/readyz', '/api/version'])
+      assert.equal((await records.app.inject({ method: 'GET', url })).statusCode, 200, url);
+    for (const url of ['/api/metrics', '/api/openapi.json', '/api']) {
+      const response = await records.app.inject({ method: 'GET', url });
+      assert.equal(response.statusCode, 401, url);
+      assert.equal((response.json() as { code: string }).code, 'AUTH_INVALID_TOKEN', url);
+    }
+  });
+
+  test('/api/openapi.json is an OpenAPI 3 document for any authenticated actor', async () => {
+    const openapi = await app.call('GET', '/api/openapi.json', { actor: 'bob', roles: ['viewer'] });
     assert.equal(openapi.statusCode, 200);
     assert.match((openapi.json() as { openapi: string }).openapi, /^3\./);
-    const metrics = await records.app.inject({ method: 'GET', url: '/api/metrics' });
-    assert.equal(metrics.statusCode, 200);
-    assert.match(metrics.body, /http_requests_total/);
+  });
+
+  test('/api/metrics is Prometheus text for platform-metrics and platform-admin, 403 RBAC_DENIED for other roles', async () => {
+    for (const roles of [['platform-metrics'], ['platform-admin']]) {
+      const metrics = await app.call('GET', '/api/metrics', { actor: 'prometheus', roles });
+      assert.equal(metrics.statusCode, 200, roles[0]);
+      assert.match(String(metrics.headers['content-type']), /text\/plain/);
+      assert.match(metrics.body, /http_requests_total/);
+    }
+    const denied = await app.call('GET', '/api/metrics', { actor: 'bob', roles: ['admin'] });
+    assert.equal(denied.statusCode, 403);
+    assert.deepEqual((denied.json() as { code: string; details: unknown }).details, {
+      operation: 'read the metrics',
+      role: 'platform-metrics',
+    });
   });
 
   test('errors use the records envelope with a requestId', async () => {

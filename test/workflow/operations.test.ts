@@ -34,8 +34,14 @@ describe('operations endpoints and bad input', () => {
     assert.ok(!response.body.includes(token), 'no credential in metrics');
   });
 
+  test('GET /api/v1/openapi.json needs a token (the spec does not list it as public)', async () => {
+    const anonymous = await workflow.request({ method: 'GET', url: '/api/v1/openapi.json' });
+    assert.equal(anonymous.statusCode, 401);
+    assert.equal((anonymous.json() as { message: string }).message, 'Unauthenticated');
+  });
+
   test('GET /api/v1/openapi.json is an OpenAPI 3 document of every route with its schemas', async () => {
-    const response = await workflow.request({ method: 'GET', url: '/api/v1/openapi.json' });
+    const response = await workflow.request({ method: 'GET', url: '/api/v1/openapi.json', token });
     assert.equal(response.statusCode, 200);
     const document = response.json() as {
       openapi: string;

@@ -174,6 +174,20 @@ export const environmentSchema = Type.Object({
     maximum: 65535,
     description: 'Records service port',
   }),
+  RECORDS_METRICS_PORT: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      description:
+        'Port of a separate listener serving `GET /metrics` without a token, for Prometheus scrapers (off when unset)',
+    }),
+  ),
+  RECORDS_METRICS_HOST: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Address the `RECORDS_METRICS_PORT` listener binds to (default `WEFT_HOST`)',
+    }),
+  ),
   RECORDS_DATABASE_URL: Type.Optional(
     Type.String({
       pattern: '^postgres(ql)?://',

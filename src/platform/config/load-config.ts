@@ -76,6 +76,8 @@ export interface ScriptsConfig {
 /** Configuration of the records service. */
 export interface RecordsConfig {
   readonly port: number;
+  /** The separate, unauthenticated `GET /metrics` listener for scrapers; undefined when off. */
+  readonly metricsListener: { readonly host: string; readonly port: number } | undefined;
   /** The runtime login (requests); the embedded database's own runtime login when unset. */
   readonly databaseUrl: string | undefined;
   /** The owner login (migrations, DDL, jobs); `databaseUrl` when unset. */
@@ -196,6 +198,10 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     },
     records: {
       port: env.RECORDS_PORT,
+      metricsListener:
+        env.RECORDS_METRICS_PORT === undefined
+          ? undefined
+          : { host: env.RECORDS_METRICS_HOST ?? env.WEFT_HOST, port: env.RECORDS_METRICS_PORT },
       databaseUrl: env.RECORDS_DATABASE_URL,
       migrationDatabaseUrl: env.RECORDS_MIGRATION_DATABASE_URL,
       resourcesDir: env.RECORDS_RESOURCES_DIR,

@@ -18,6 +18,7 @@ import {
   unarchiveAsCaller,
   unarchiveSessionSql,
 } from './archive-access.js';
+import { scopedRoute } from '../auth/scopes/scoped-operations.js';
 
 /** What the archive routes need. */
 export interface ArchiveRouteDependencies {
@@ -27,8 +28,11 @@ export interface ArchiveRouteDependencies {
   pipeline: WritePipeline;
 }
 
-const hidden = { schema: { hide: true } } as const;
-const queryRoute = { schema: { hide: true }, config: { recordsRateLimit: 'archiveQuery' as const } };
+const archiveRoute = scopedRoute('archive');
+const queryRoute = {
+  schema: { hide: true },
+  config: { recordsRateLimit: 'archiveQuery' as const, recordsScope: 'archive' as const },
+};
 const maxReason = 2000;
 const queryKeys = ['where', 'select', 'limit'];
 
@@ -85,7 +89,7 @@ export function registerArchiveRoutes(app: HttpServer, deps: ArchiveRouteDepende
       );
   });
 
-  app.get(`${schemaBase}/:id/archive`, hidden, async (request, reply) => {
+  app.get(`${schemaBase}/:id/archive`, archiveRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'archive_read');
     const id = recordId(request, schema);
     const version = versionOf(request.query as Record<string, unknown>);
@@ -94,7 +98,7 @@ export function registerArchiveRoutes(app: HttpServer, deps: ArchiveRouteDepende
     return reply.type('application/json').send(successBody(json, request.id));
   });
 
-  app.post(`${schemaBase}/:id/unarchive`, hidden, async (request, reply) => {
+  app.post(`${schemaBase}/:id/unarchive`, scopedRoute('unarchive'), async (request, reply) => {
     const schema = prepare(request, 'update', 'unarchive');
     const identity = identityOf(request);
     const id = recordId(request, schema);

@@ -16,6 +16,7 @@ import { listAudit, type AuditFilter } from './audit-repository.js';
 import type { AnchorStore } from './anchor-store.js';
 import { presentAuditEvent } from './present.js';
 import { verifyRecord } from './verify-record.js';
+import { scopedRoute } from '../auth/scopes/scoped-operations.js';
 
 /** What the audit routes need. */
 export interface AuditRouteDependencies {
@@ -29,7 +30,7 @@ export interface AuditRouteDependencies {
 /** The role that may read the audit log of every schema at once. */
 export const auditorRole = 'auditor';
 
-const hidden = { schema: { hide: true } } as const;
+const auditRoute = scopedRoute('audit');
 const operations = new Set(['CREATE', 'UPDATE', 'DELETE', 'RESTORE', 'UNARCHIVE', 'ARCHIVE']);
 const cursorShape = /^e(\d{1,18})$/;
 
@@ -60,7 +61,7 @@ export function registerAuditRoutes(app: HttpServer, deps: AuditRouteDependencie
       throw RecordsErrors.rbacDenied('read the audit log of', 'every schema (name one with schema)');
   };
 
-  app.post('/api/platform/audit/verify', hidden, async (request, reply) => {
+  app.post('/api/platform/audit/verify', auditRoute, async (request, reply) => {
     const body = request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       return fail('(body)', 'must be {schema, id}');
@@ -80,7 +81,7 @@ export function registerAuditRoutes(app: HttpServer, deps: AuditRouteDependencie
     return reply.type('application/json').send(successBody(JSON.stringify(result), request.id));
   });
 
-  app.get('/api/platform/audit', hidden, async (request, reply) => {
+  app.get('/api/platform/audit', auditRoute, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const filter: AuditFilter = {};
     for (const [key, value] of Object.entries(query)) {

@@ -7,6 +7,7 @@ const deniedByCode: Record<string, AuthOutcome> = {
   FIELD_WRITE_DENIED: 'denied_field',
   RLS_POLICY_DENIED: 'denied_rls',
   RATE_LIMITED: 'rate_limited',
+  AUTH_INSUFFICIENT_SCOPES: 'denied_scopes',
 };
 
 /**

@@ -4,6 +4,7 @@ import type { HttpServer } from '../../platform/http/http-server.js';
 import { AuthErrors } from '../auth/auth-errors.js';
 import { identityOf } from '../auth/request-identity.js';
 import { authOutcomes, type AuthAuditLog } from './auth-audit-log.js';
+import '../auth/scopes/scoped-operations.js';
 
 /** The role that may read the auth audit log. */
 export const platformAuditorRole = 'platform-auditor';
@@ -39,6 +40,7 @@ export function registerAuthAuditRoutes(app: HttpServer, deps: { pool: Pool; aud
   app.get(
     '/api/platform/audit/auth',
     {
+      config: { recordsScope: 'audit' },
       schema: {
         tags: ['platform'],
         summary: 'Authentication and authorization decisions',

@@ -9,6 +9,7 @@ export const authOutcomes = [
   'denied_cel_abac',
   'denied_field',
   'denied_rls',
+  'denied_scopes',
   'invalid_token',
   'revoked',
   'rate_limited',

@@ -13,6 +13,8 @@ export interface NewApiKey {
   roles: string[];
   ttlSeconds?: number;
   allowedCidrs?: string[];
+  /** Token scopes the key grants (checked against a strategy's `requiredScopes`). */
+  scopes?: string[];
 }
 
 function sha256(plaintext: string): Buffer {
@@ -26,10 +28,17 @@ export async function createApiKey(
 ): Promise<{ id: string; plaintext: string; expiresAt: Date | null }> {
   const plaintext = `${apiKeyPrefix}${randomUrlSafe(32)}`;
   const { rows } = await pool.query<{ id: string; expires_at: Date | null }>(
-    `INSERT INTO records.api_keys (key_hash, actor_id, roles, allowed_cidrs, expires_at)
-     VALUES ($1, $2, $3, $4::cidr[], CASE WHEN $5::bigint IS NULL THEN NULL ELSE now() + make_interval(secs => $5::bigint) END)
+    `INSERT INTO records.api_keys (key_hash, actor_id, roles, allowed_cidrs, expires_at, scopes)
+     VALUES ($1, $2, $3, $4::cidr[], CASE WHEN $5::bigint IS NULL THEN NULL ELSE now() + make_interval(secs => $5::bigint) END, $6)
      RETURNING id, expires_at`,
-    [sha256(plaintext), key.actor, key.roles, key.allowedCidrs ?? [], key.ttlSeconds ?? null],
+    [
+      sha256(plaintext),
+      key.actor,
+      key.roles,
+      key.allowedCidrs ?? [],
+      key.ttlSeconds ?? null,
+      key.scopes ?? [],
+    ],
   );
   const row = rows[0];
   if (!row) throw new Error('The API key was not stored');
@@ -57,21 +66,25 @@ export async function identityOfApiKey(
   return (await identityOfApiKeyRow(pool, plaintext, address))?.identity ?? null;
 }
 
-/** Like identityOfApiKey, with the key's creation time (revocations refuse keys made before them). */
+/**
+ * Like identityOfApiKey, with the key's creation time (revocations refuse keys made before them) and
+ * the scopes it grants.
+ */
 export async function identityOfApiKeyRow(
   pool: Pool,
   plaintext: string,
   address: string,
-): Promise<{ identity: Identity; createdAt: Date } | null> {
+): Promise<{ identity: Identity; createdAt: Date; scopes: ReadonlySet<string> } | null> {
   if (!keyShape.test(plaintext)) return null;
   const { rows } = await pool.query<{
     actor_id: string;
     roles: string[];
     attributes: Record<string, unknown>;
     created_at: Date;
+    scopes: string[];
   }>({
     name: 'records_api_key_identity_row',
-    text: `SELECT actor_id, roles, attributes, created_at FROM records.api_keys
+    text: `SELECT actor_id, roles, attributes, created_at, scopes FROM records.api_keys
            WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
              AND (cardinality(allowed_cidrs) = 0 OR $2::inet <<= ANY(allowed_cidrs))`,
     values: [sha256(plaintext), address],
@@ -81,6 +94,7 @@ export async function identityOfApiKeyRow(
     ? {
         identity: { actor_id: row.actor_id, roles: row.roles, attributes: row.attributes },
         createdAt: row.created_at,
+        scopes: new Set(row.scopes),
       }
     : null;
 }

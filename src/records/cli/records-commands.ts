@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Config } from '../../platform/config/index.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { createApiKey } from '../auth/api-keys.js';
+import { scopeTokenPattern } from '../auth/scopes/token-scopes.js';
 import { ensureSchemaDdl } from '../ddl/ensure-schema-ddl.js';
 import { applyResources, type ApplyReport } from '../schemas/apply-resources.js';
 import { parseResourceText, readResourceDirectory } from '../schemas/resource-documents.js';
@@ -41,8 +42,11 @@ export async function applyCommand(config: Config, logger: Logger, file: string)
 export async function createApiKeyCommand(
   config: Config,
   logger: Logger,
-  options: { actor: string; roles: string; ttl?: string; allow?: string[] },
+  options: { actor: string; roles: string; ttl?: string; allow?: string[]; scope?: string[] },
 ): Promise<{ id: string; plaintext: string; expiresAt: Date | null }> {
+  const scopes = (options.scope ?? []).flatMap((scope) => scope.split(' ')).filter(Boolean);
+  const badScope = scopes.find((scope) => !new RegExp(scopeTokenPattern).test(scope));
+  if (badScope !== undefined) throw new Error(`--scope ${JSON.stringify(badScope)} is not a scope token`);
   const roles = options.roles
     .split(',')
     .map((role) => role.trim())
@@ -56,6 +60,7 @@ export async function createApiKeyCommand(
       roles,
       ...(ttlSeconds !== undefined ? { ttlSeconds } : {}),
       ...(options.allow ? { allowedCidrs: options.allow } : {}),
+      ...(scopes.length > 0 ? { scopes } : {}),
     });
   } finally {
     await database.close();

@@ -26,6 +26,7 @@ import { parseInstant } from './instant.js';
 import { presentHistoryEvent, presentRecordState } from './present.js';
 import { restoreAsCaller } from './restore-as-caller.js';
 import { presentSnapshot, snapshotTable, type SnapshotJob } from './snapshot-job.js';
+import { scopedRoute } from '../auth/scopes/scoped-operations.js';
 
 /** What the time machine routes need. */
 export interface HistoryRouteDependencies {
@@ -37,7 +38,7 @@ export interface HistoryRouteDependencies {
   snapshots: SnapshotJob;
 }
 
-const hidden = { schema: { hide: true } } as const;
+const historyRoute = scopedRoute('history');
 const replayPage = 200;
 const maxReason = 2000;
 
@@ -86,7 +87,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       .type('application/json')
       .send(successBody(JSON.stringify(data), request.id));
 
-  app.get(`${schemaBase}/:id/history`, hidden, async (request, reply) => {
+  app.get(`${schemaBase}/:id/history`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'history');
     requireTimeMachine(schema);
     const identity = identityOf(request);
@@ -121,7 +122,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       );
   });
 
-  app.get(`${schemaBase}/:id/diff`, hidden, async (request, reply) => {
+  app.get(`${schemaBase}/:id/diff`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'diff');
     requireTimeMachine(schema);
     const id = recordId(request, schema);
@@ -141,7 +142,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     return json(reply, request, diffStates(shown(before), shown(after)));
   });
 
-  app.post(`${schemaBase}/:id/restore`, hidden, async (request, reply) => {
+  app.post(`${schemaBase}/:id/restore`, scopedRoute('restore'), async (request, reply) => {
     const schema = prepare(request, 'update', 'restore');
     requireTimeMachine(schema);
     const identity = identityOf(request);
@@ -164,7 +165,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     return sendWriteResult(reply, result);
   });
 
-  app.get(`${schemaBase}/:id/replay`, hidden, async (request, reply) => {
+  app.get(`${schemaBase}/:id/replay`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'replay');
     requireTimeMachine(schema);
     const id = recordId(request, schema);
@@ -201,7 +202,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       .send(Readable.from(events()));
   });
 
-  app.post(`${schemaBase}/history/snapshot`, hidden, async (request, reply) => {
+  app.post(`${schemaBase}/history/snapshot`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'snapshot');
     requireTimeMachine(schema);
     const identity = identityOf(request);
@@ -227,7 +228,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     return row;
   };
 
-  app.get(`${schemaBase}/history/snapshot/:snapshot_id`, hidden, async (request, reply) => {
+  app.get(`${schemaBase}/history/snapshot/:snapshot_id`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'snapshot');
     const identity = identityOf(request);
     access.checkBefore(identity, schema, 'read');
@@ -236,7 +237,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     return json(reply, request, presentSnapshot(await snapshotOf(request, schema), { count }));
   });
 
-  app.get(`${schemaBase}/history/snapshot/:snapshot_id/records`, hidden, async (request, reply) => {
+  app.get(`${schemaBase}/history/snapshot/:snapshot_id/records`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'snapshot');
     const snapshot = await snapshotOf(request, schema);
     if (snapshot.status !== 'completed')

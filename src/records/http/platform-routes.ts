@@ -3,8 +3,15 @@ import type { Registry } from 'prom-client';
 import { buildInfo } from '../../platform/build-info.js';
 import type { Pool } from '../../platform/database/pool.js';
 import { publicRoute, type HttpServer } from '../../platform/http/index.js';
+import '../auth/scopes/scoped-operations.js';
+import { AuthErrors } from '../auth/auth-errors.js';
+import { identityOf } from '../auth/request-identity.js';
 import { buildOpenApi } from '../openapi/schema-openapi.js';
+import { platformAdminRole } from '../role-bindings/binding-routes.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
+
+/** The role that may read `/api/metrics` on the main port (as may `platform-admin`). */
+export const metricsReaderRole = 'platform-metrics';
 
 /** What the platform routes need. */
 export interface PlatformRouteDependencies {
@@ -22,8 +29,11 @@ const Probe = Type.Object({
 });
 
 /**
- * `/api/version`, `/api/healthz`, `/api/readyz` (200 only after the first schema load), `/api/metrics`,
- * `/api/openapi.json` (regenerated when the schemas change) and the schema listing `GET /api`.
+ * The public `/api/version`, `/api/healthz` and `/api/readyz` (200 only after the first schema load);
+ * behind a token: `/api/metrics` (roles `platform-metrics` or `platform-admin`; scrapers without a
+ * token use the separate listener of `RECORDS_METRICS_PORT`), `/api/openapi.json` (any actor: it
+ * describes what the schema listing `GET /api` lists; regenerated when the schemas change) and
+ * `GET /api`.
  */
 export function registerPlatformRoutes(app: HttpServer, deps: PlatformRouteDependencies): void {
   const { pool, registry, metrics } = deps;
@@ -74,25 +84,37 @@ export function registerPlatformRoutes(app: HttpServer, deps: PlatformRouteDepen
     },
     () => buildInfo(),
   );
-  app.get('/api/metrics', { ...publicRoute, schema: { hide: true } }, async (_r, reply) =>
-    reply.type(metrics.contentType).send(await metrics.metrics()),
+  app.get(
+    '/api/metrics',
+    { schema: { hide: true }, config: { recordsScope: 'metrics' } },
+    async (request, reply) => {
+      const roles = identityOf(request).roles;
+      if (!roles.includes(metricsReaderRole) && !roles.includes(platformAdminRole))
+        throw AuthErrors.forbidden('read the metrics', metricsReaderRole);
+      return reply.type(metrics.contentType).send(await metrics.metrics());
+    },
   );
 
   let cached: { version: number; document: string } | undefined;
-  app.get('/api/openapi.json', { ...publicRoute, schema: { hide: true } }, (_r, reply) => {
-    if (cached?.version !== registry.version)
-      cached = {
-        version: registry.version,
-        document: JSON.stringify(
-          buildOpenApi(app.swagger() as unknown as Record<string, unknown>, registry.all()),
-        ),
-      };
-    return reply.type('application/json').send(cached.document);
-  });
+  app.get(
+    '/api/openapi.json',
+    { schema: { hide: true }, config: { recordsScope: 'schemas' } },
+    (_r, reply) => {
+      if (cached?.version !== registry.version)
+        cached = {
+          version: registry.version,
+          document: JSON.stringify(
+            buildOpenApi(app.swagger() as unknown as Record<string, unknown>, registry.all()),
+          ),
+        };
+      return reply.type('application/json').send(cached.document);
+    },
+  );
 
   app.get(
     '/api',
     {
+      config: { recordsScope: 'schemas' },
       schema: {
         tags: ['platform'],
         summary: 'Schemas served by this service',

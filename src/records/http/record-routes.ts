@@ -16,6 +16,7 @@ import { idempotencyOf } from './idempotency-header.js';
 import { sendRecordPage } from './page-response.js';
 import { schemaBase, schemaRequest } from './schema-request.js';
 import { sendWriteResult } from './write-reply.js';
+import { scopedRoute } from '../auth/scopes/scoped-operations.js';
 
 /** What the record routes need. */
 export interface RecordRouteDependencies {
@@ -27,8 +28,7 @@ export interface RecordRouteDependencies {
 }
 
 const recordIdInJson = /^\{"id" ?: ?"([0-9a-f-]{36})"/;
-// Generated OpenAPI describes these routes per schema (see openapi/), so Fastify's is hidden.
-const hidden = { schema: { hide: true } } as const;
+// Generated OpenAPI describes these routes per schema (see openapi/), so scopedRoute hides Fastify's.
 
 /**
  * The CRUD and query endpoints of every schema: `/api/{org}/{app}/{domain}/{object}/{version}`
@@ -41,7 +41,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
 
   const { prepare, recordId } = schemaRequest(registry, access);
 
-  app.post(base, hidden, async (request, reply) => {
+  app.post(base, scopedRoute('create'), async (request, reply) => {
     const schema = prepare(request, 'create', 'create');
     const identity = identityOf(request);
     const body = schema.validateCreate(request.body);
@@ -66,7 +66,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     return sendWriteResult(reply, result);
   });
 
-  app.get(base, hidden, async (request, reply) => {
+  app.get(base, scopedRoute('list'), async (request, reply) => {
     const schema = prepare(request, 'read', 'list');
     const query = request.query as Record<string, unknown>;
     const plan = parseListQuery(schema, query);
@@ -75,7 +75,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     return sendRecordPage(reply, request, plan, read.page, read.included);
   });
 
-  app.post(`${base}/query`, hidden, async (request, reply) => {
+  app.post(`${base}/query`, scopedRoute('query'), async (request, reply) => {
     const schema = prepare(request, 'read', 'query');
     const plan = parseQueryBody(schema, request.body);
     return sendRecordPage(
@@ -86,7 +86,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     );
   });
 
-  app.get(`${base}/:id`, hidden, async (request, reply) => {
+  app.get(`${base}/:id`, scopedRoute('read'), async (request, reply) => {
     const schema = prepare(request, 'read', 'read');
     const id = recordId(request, schema);
     const includes = parseInclude((request.query as Record<string, unknown>).include, schema, registry);
@@ -96,7 +96,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     return reply.type('application/json').send(successBody(read.json, request.id, included));
   });
 
-  app.patch(`${base}/:id`, hidden, async (request, reply) => {
+  app.patch(`${base}/:id`, scopedRoute('update'), async (request, reply) => {
     const schema = prepare(request, 'update', 'update');
     const identity = identityOf(request);
     const id = recordId(request, schema);
@@ -124,7 +124,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     return sendWriteResult(reply, result);
   });
 
-  app.delete(`${base}/:id`, hidden, async (request, reply) => {
+  app.delete(`${base}/:id`, scopedRoute('delete'), async (request, reply) => {
     const schema = prepare(request, 'delete', 'delete');
     const identity = identityOf(request);
     const id = recordId(request, schema);

@@ -4,6 +4,7 @@ import type { HttpServer } from '../../platform/http/http-server.js';
 import { AuthErrors } from '../auth/auth-errors.js';
 import { identityOf } from '../auth/request-identity.js';
 import { revokeRoleBinding } from './role-binding-repository.js';
+import '../auth/scopes/scoped-operations.js';
 
 /** The role that may revoke and delete role bindings. */
 export const platformAdminRole = 'platform-admin';
@@ -35,6 +36,7 @@ export function registerRoleBindingRoutes(
   app.post(
     '/api/platform/role-bindings/:name/revoke',
     {
+      config: { recordsScope: 'admin' },
       schema: {
         tags: ['platform'],
         summary: 'Revoke a role binding',
@@ -51,6 +53,7 @@ export function registerRoleBindingRoutes(
   app.delete(
     '/api/platform/role-bindings/:name',
     {
+      config: { recordsScope: 'admin' },
       schema: {
         tags: ['platform'],
         summary: 'Delete a role binding',

@@ -12,6 +12,7 @@ import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import type { Identity } from '../types.js';
 import type { OrgHit, SearchBackend, SearchScope } from './search-backend.js';
 import { parseSearchBody } from './search-request.js';
+import '../auth/scopes/scoped-operations.js';
 
 /** What the search routes need. */
 export interface SearchRouteDependencies {
@@ -39,7 +40,10 @@ function scopeOf(access: AccessControl, identity: Identity, schema: CompiledSche
   };
 }
 
-const searchRoute = { schema: { hide: true }, config: { recordsRateLimit: 'search' as const } };
+const searchRoute = {
+  schema: { hide: true },
+  config: { recordsRateLimit: 'search' as const, recordsScope: 'search' as const },
+};
 
 /**
  * `POST /{path}/search` (search tier 3) and `GET /{org}/search?q=` (every tier 2 and 3 schema of

@@ -279,7 +279,7 @@ describe('decisions: roles, headers and hostile input', () => {
   });
 
   test('the OpenAPI document describes the decision endpoints', async () => {
-    const response = await workflow.request({ method: 'GET', url: '/api/v1/openapi.json' });
+    const response = await workflow.request({ method: 'GET', url: '/api/v1/openapi.json', token: admin });
     const paths = (response.json() as { paths: Record<string, Record<string, unknown>> }).paths;
     assert.ok(paths['/api/v1/decisions']?.post);
     assert.ok(paths['/api/v1/decisions']?.get);

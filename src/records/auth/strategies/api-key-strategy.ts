@@ -1,5 +1,6 @@
 import type { Pool } from '../../../platform/database/pool.js';
 import { identityOfApiKeyRow } from '../api-keys.js';
+import type { RequiredScopes } from '../scopes/required-scopes.js';
 import { AddressAllowlist } from './address-allowlist.js';
 import { absent, invalid, type Credentials, type Strategy, type StrategyVerdict } from './strategy.js';
 import type { AuthStrategyDefinition } from './strategy-definition.js';
@@ -8,7 +9,7 @@ import type { AuthStrategyDefinition } from './strategy-definition.js';
  * `type: api_key`: a key from `weft records api-key create` in the header `apiKey.headerName`. Keys
  * are looked up on every request (SHA-256), so expiry and revocation apply at once. The client address
  * (after the trusted-proxy rules) must be inside `apiKey.ipAllowlist` when one is given, and inside
- * the key's own `--allow` ranges when it has any.
+ * the key's own `--allow` ranges when it has any. The key's `--scope`s are the scopes it grants.
  */
 export class ApiKeyStrategy implements Strategy {
   readonly type = 'api_key';
@@ -16,6 +17,7 @@ export class ApiKeyStrategy implements Strategy {
   private readonly header: string;
   private readonly allowlist: AddressAllowlist;
   private readonly failOpen: boolean;
+  private readonly requiredScopes: RequiredScopes | undefined;
 
   constructor(
     definition: AuthStrategyDefinition,
@@ -27,6 +29,7 @@ export class ApiKeyStrategy implements Strategy {
     this.header = apiKey.headerName.toLowerCase();
     this.allowlist = new AddressAllowlist(apiKey.ipAllowlist ?? []);
     this.failOpen = definition.spec.revocation?.failOpen ?? false;
+    this.requiredScopes = definition.spec.requiredScopes;
   }
 
   authenticateAtOnce(credentials: Credentials): StrategyVerdict | undefined {
@@ -53,6 +56,8 @@ export class ApiKeyStrategy implements Strategy {
       issuedAt: found.createdAt.getTime(),
       failMode: 'NONE',
       failOpen: this.failOpen,
+      scopes: found.scopes,
+      requiredScopes: this.requiredScopes,
     };
   }
 }

@@ -3,6 +3,7 @@ import type { Identity } from '../../types.js';
 import { apiKeyPrefix, identityOfApiKeyRow } from '../api-keys.js';
 import type { Authenticator } from '../authenticator.js';
 import type { JwtVerifier } from '../jwt-verifier.js';
+import type { GrantedScopes } from '../scopes/token-scopes.js';
 import { bearerToken, invalid, type Credentials, type Strategy, type StrategyVerdict } from './strategy.js';
 
 /** Name the built-in strategy carries in the auth audit log. */
@@ -35,15 +36,16 @@ export class DefaultStrategy implements Strategy {
     const apiKey = typeof headers['x-api-key'] === 'string' ? headers['x-api-key'] : undefined;
     if (apiKey !== undefined || token?.startsWith(apiKeyPrefix)) {
       const found = await identityOfApiKeyRow(this.pool, apiKey ?? token ?? '', address);
-      return found === null ? invalid : this.verdict(found.identity, found.createdAt.getTime());
+      return found === null ? invalid : this.verdict(found.identity, found.createdAt.getTime(), found.scopes);
     }
     const identity = await this.authenticator.authenticate(headers, address);
     if (identity === null) return invalid;
     return this.verdict(identity, this.jwt.issuedAt(token ?? '') ?? 0);
   }
 
-  private verdict(identity: Identity, issuedAt: number): StrategyVerdict {
+  private verdict(identity: Identity, issuedAt: number, scopes?: GrantedScopes): StrategyVerdict {
     return {
+      ...(scopes ? { scopes } : {}),
       kind: 'authenticated',
       identity,
       strategy: this.name,

@@ -3,6 +3,8 @@ import type { Clock } from '../../../platform/clock.js';
 import type { ClaimMappingContext } from '../claims/claim-mapping.js';
 import { mapClaims, usesLookup } from '../claims/claim-mapping.js';
 import type { ClaimMappingSpec } from '../claims/claim-mapping-schema.js';
+import type { RequiredScopes } from '../scopes/required-scopes.js';
+import { scopesOfClaims } from '../scopes/token-scopes.js';
 import type { JwksCache, KeySetState } from './jwks-cache.js';
 import {
   absent,
@@ -39,7 +41,7 @@ interface Remembered {
 /**
  * `type: jwt`: a bearer JWT from one of the strategy's issuers, verified against that issuer's key
  * set (`jwksUrl`, see JwksCache) with its audience and a 30-second clock skew, then mapped through
- * `claimMapping`. A verified token is remembered (bounded) so the next request with it is decided
+ * `claimMapping`; its `scope`/`scp` claims are the scopes it grants. A verified token is remembered (bounded) so the next request with it is decided
  * synchronously; the memory is dropped when the key set changes, when the token expires, and after
  * 30 seconds when the mapping reads a lookup table.
  */
@@ -49,6 +51,7 @@ export class JwtStrategy implements Strategy {
   private readonly issuers: Issuer[];
   private readonly mapping: ClaimMappingSpec;
   private readonly failOpen: boolean;
+  private readonly requiredScopes: RequiredScopes | undefined;
   private readonly remembered = new Map<string, Remembered>();
   private readonly remapAfter: number;
 
@@ -62,6 +65,7 @@ export class JwtStrategy implements Strategy {
     this.name = definition.name;
     this.mapping = jwt.claimMapping;
     this.failOpen = definition.spec.revocation?.failOpen ?? false;
+    this.requiredScopes = definition.spec.requiredScopes;
     this.remapAfter = usesLookup(jwt.claimMapping) ? lookupRemapMilliseconds : Infinity;
     const listed = jwt.issuers ?? [{ issuer: jwt.issuer ?? '', audience: jwt.audience }];
     this.issuers = listed.map((entry) => ({
@@ -112,6 +116,8 @@ export class JwtStrategy implements Strategy {
       issuedAt: (verified.iat ?? 0) * 1000,
       failMode: keys.stale ? ('JWKS_CACHED' as const) : ('NONE' as const),
       failOpen: this.failOpen,
+      scopes: scopesOfClaims(verified),
+      requiredScopes: this.requiredScopes,
     };
     this.remember(token, {
       verdict: { ...verdict, failMode: 'NONE' },

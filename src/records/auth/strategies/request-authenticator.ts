@@ -4,6 +4,8 @@ import proxyAddr from 'proxy-addr';
 import type { BindingCache } from '../../role-bindings/binding-cache.js';
 import type { Identity } from '../../types.js';
 import { RecordsErrors } from '../../errors.js';
+import type { RequiredScopes } from '../scopes/required-scopes.js';
+import { noScopes, type GrantedScopes } from '../scopes/token-scopes.js';
 import type { Credentials, FailMode, Strategy, StrategyVerdict } from './strategy.js';
 
 /** Audit outcomes decided during authentication. */
@@ -11,7 +13,15 @@ export type AuthenticationOutcome = 'invalid_token' | 'revoked' | 'revocation_un
 
 /** The authentication decision on one request. */
 export type AuthenticationDecision =
-  | { ok: true; identity: Identity; strategy: string; failMode: FailMode }
+  | {
+      ok: true;
+      identity: Identity;
+      strategy: string;
+      failMode: FailMode;
+      /** What the credential grants and what its strategy requires per operation (see missingScopes). */
+      scopes: GrantedScopes;
+      requiredScopes: RequiredScopes | undefined;
+    }
   | { ok: false; error: Error; outcome: AuthenticationOutcome; strategy: string; actor: string | null };
 
 /**
@@ -62,6 +72,8 @@ export class RequestAuthenticator {
           strategy: verdict.strategy,
           // A cached key set and a cached revocation copy can both apply; the revocation one is reported.
           failMode: checked.failMode !== 'NONE' ? checked.failMode : verdict.failMode,
+          scopes: verdict.scopes ?? noScopes,
+          requiredScopes: verdict.requiredScopes,
         };
       case 'revoked':
         return { ok: false, error: checked.error, outcome: 'revoked', strategy: verdict.strategy, actor };

@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
 import type { DocumentProblem } from '../../schemas/validate-definition.js';
 import { claimMappingSchema } from '../claims/claim-mapping-schema.js';
+import { requiredScopesSchema } from '../scopes/required-scopes.js';
 
 const text = Type.String({ minLength: 1, maxLength: 2048 });
 
@@ -57,6 +58,7 @@ const specSchema = Type.Object(
     jwt: Type.Optional(jwtSchema),
     oidc: Type.Optional(oidcSchema),
     apiKey: Type.Optional(apiKeySchema),
+    requiredScopes: Type.Optional(requiredScopesSchema),
     revocation: Type.Optional(
       Type.Object({ failOpen: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     ),
@@ -92,7 +94,7 @@ export type StrategyResult =
 /**
  * Validates the `spec` of a `kind: AuthStrategy`: the shape, then that the section of its `type` is
  * present (`jwt`, `oidc`, `apiKey`, `strategies`), that a jwt strategy names an issuer and a key set,
- * and that every CIDR and URL parses.
+ * that `requiredScopes` is on a jwt or api_key strategy, and that every CIDR and URL parses.
  */
 export function validateAuthStrategy(name: string, spec: unknown): StrategyResult {
   if (!Value.Check(specSchema, spec)) {
@@ -121,6 +123,9 @@ export function validateAuthStrategy(name: string, spec: unknown): StrategyResul
   }
   for (const [index, cidr] of (spec.apiKey?.ipAllowlist ?? []).entries())
     if (!isCidr(cidr)) problem(`spec.apiKey.ipAllowlist.${index}`, 'must be a CIDR range');
+  // A browser session holds no token scopes, and a composite's members each declare their own.
+  if (spec.requiredScopes !== undefined && (spec.type === 'oidc' || spec.type === 'composite'))
+    problem('spec.requiredScopes', `applies to jwt and api_key strategies only, not ${spec.type}`);
   if (spec.strategies?.some((member) => member.name === name))
     problem('spec.strategies', 'must not contain the composite itself');
   return problems.length > 0 ? { ok: false, problems } : { ok: true, definition: { name, spec } };

@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Identity } from '../../types.js';
+import type { RequiredScopes } from '../scopes/required-scopes.js';
+import type { GrantedScopes } from '../scopes/token-scopes.js';
 
 /** Why a request's authentication fell back on a cache: the spec's fail modes. */
 export type FailMode = 'NONE' | 'REDIS_CACHED_ALLOWED' | 'REVOCATION_FAIL_OPEN' | 'JWKS_CACHED';
@@ -27,6 +29,10 @@ export type StrategyVerdict =
       failMode: FailMode;
       /** `revocation.failOpen` of the strategy that authenticated. */
       failOpen: boolean;
+      /** The scopes the credential grants (JWT `scope`/`scp`, an API key's scopes); none when absent. */
+      scopes?: GrantedScopes;
+      /** `requiredScopes` of the strategy that authenticated; nothing is required when absent. */
+      requiredScopes?: RequiredScopes;
     };
 
 /** A declared authentication strategy (`kind: AuthStrategy`) ready to authenticate requests. */

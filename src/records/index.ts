@@ -8,6 +8,7 @@ import type { Logger } from '../platform/logging/logger.js';
 import { createMetricsRegistry } from '../platform/metrics/registry.js';
 import { createRateLimitStore, type RateLimitStore } from '../platform/rate-limit/limiter.js';
 import { AccessControl } from './access/access-control.js';
+import { registerApiKeyRoutes } from './auth/api-key-routes.js';
 import { Authenticator } from './auth/authenticator.js';
 import { JwtVerifier } from './auth/jwt-verifier.js';
 import { registerIdentityRoute } from './auth/identity-route.js';
@@ -145,6 +146,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registerIdentityRoute(scope);
     registerAuthAuditRoutes(scope, { pool, audit: authAudit });
     registerRoleBindingRoutes(scope, { pool, publish: () => auth.publish() });
+    registerApiKeyRoutes(scope, { pool, logger });
     registerRecordRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors });
     registerHistoryRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors, snapshots });
     registerAuditRoutes(scope, { pool, registry, access: recordAccess });

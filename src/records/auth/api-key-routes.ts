@@ -118,7 +118,7 @@ export function registerApiKeyRoutes(app: HttpServer, deps: { pool: Pool; logger
     },
     async (request) => {
       admin(request, 'list API keys');
-      const query = request.query as { actor?: string; all?: boolean };
+      const query = request.query;
       const keys = await listApiKeys(deps.pool, {
         ...(query.actor !== undefined ? { actor: query.actor } : {}),
         includeInactive: query.all ?? false,
@@ -141,13 +141,7 @@ export function registerApiKeyRoutes(app: HttpServer, deps: { pool: Pool; logger
     },
     async (request, reply) => {
       const by = admin(request, 'create API keys');
-      const body = request.body as {
-        actor: string;
-        roles: string[];
-        ttl?: string;
-        allow?: string[];
-        label?: string;
-      };
+      const body = request.body;
       const badRange = (body.allow ?? []).findIndex((cidr) => !isCidr(cidr));
       if (badRange >= 0)
         throw RecordsErrors.validation('The request is invalid', [
@@ -178,7 +172,7 @@ export function registerApiKeyRoutes(app: HttpServer, deps: { pool: Pool; logger
     { schema: { ...common, summary: 'Revoke a records API key', params: IdParams } },
     async (request, reply) => {
       const by = admin(request, 'revoke API keys');
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const outcome = await revokeApiKey(deps.pool, id, by);
       if (outcome === 'missing') throw RecordsErrors.notFound(`No API key ${id}`, { id });
       if (outcome === 'revoked') deps.logger.info({ apiKey: id, by }, 'API key revoked');
@@ -200,7 +194,7 @@ export function registerApiKeyRoutes(app: HttpServer, deps: { pool: Pool; logger
     },
     async (request, reply) => {
       const by = admin(request, 'rotate API keys');
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const body = rotationOf(request.body);
       const rotated = await withTransaction(deps.pool, (client) =>
         rotateApiKey(client, id, {

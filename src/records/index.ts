@@ -108,6 +108,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     trustedProxies: config.records.trustedProxies,
     revocationPollMilliseconds: config.records.revocation.pollMilliseconds,
     revocationGraceMilliseconds: config.records.revocation.graceMilliseconds,
+    secretEnvironment: config.records.secretEnvironment,
     fallback: { authenticator: new Authenticator(pool, jwtVerifier, clock), jwt: jwtVerifier },
     ...(deps.fetcher ? { fetcher: deps.fetcher } : {}),
   });
@@ -117,6 +118,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registry,
     logger,
     directory: resources.directory,
+    secrets: config.records.secretEnvironment,
     onReload: () => auth.reload(),
     ...(deps.schemaPollMilliseconds !== undefined ? { pollMilliseconds: deps.schemaPollMilliseconds } : {}),
   });

@@ -4,6 +4,7 @@ import type { Logger } from '../../platform/logging/logger.js';
 import { rlsStatements } from '../access/rls-ddl.js';
 import { schemaChangePlan, schemaCreateStatements } from '../ddl/schema-ddl.js';
 import { resourceCompanion } from '../auth/resource-companions.js';
+import type { SecretEnvironment } from '../auth/secret-reference.js';
 import type { RejectedDocument, ResourceDocument } from './resource-documents.js';
 import { validateSchemaDefinition } from './validate-definition.js';
 
@@ -17,6 +18,12 @@ export type ResourceOrigin = 'folder' | 'apply';
 export interface ApplyOptions {
   /** Recorded on every document of the batch; `apply` by default. */
   origin?: ResourceOrigin;
+  /**
+   * The environment of the service that will use the documents: secret references are checked
+   * against it (and files read) before a document is stored. Absent (`weft records apply`, which
+   * runs elsewhere), only their shape is checked; the service logs a reference it cannot resolve.
+   */
+  secrets?: SecretEnvironment;
 }
 
 /** What applying a batch of documents did. */
@@ -81,7 +88,7 @@ export async function applyResources(
         return { statements: [...plan.statements, ...rlsStatements(definition)], online: plan.onlineIndexes };
       };
     }
-    const companion = resourceCompanion(resource.kind, name, resource.document.spec);
+    const companion = resourceCompanion(resource.kind, name, resource.document.spec, options.secrets);
     if (companion && companion.problems.length > 0) {
       report.rejected.push(...companion.problems.map((problem) => ({ source: resource.source, ...problem })));
       continue;

@@ -8,6 +8,7 @@ import { currentRevision, loadSchemas } from './load-schemas.js';
 import { declaredKeys, pruneResources } from './prune-resources.js';
 import { readResourceDirectory } from './resource-documents.js';
 import type { SchemaRegistry } from './schema-registry.js';
+import type { SecretEnvironment } from '../auth/secret-reference.js';
 
 /** Options of SchemaSync. */
 export interface SchemaSyncOptions {
@@ -18,6 +19,8 @@ export interface SchemaSyncOptions {
   directory: string | undefined;
   /** How often to look for changes applied elsewhere (another instance, the CLI). */
   pollMilliseconds?: number;
+  /** What `{env: NAME}` secret references resolve against when the folder is applied (checked at apply). */
+  secrets?: SecretEnvironment;
   /** Runs after every registry reload (e.g. to reload the auth strategies and role bindings). */
   onReload?: () => Promise<void>;
 }
@@ -102,7 +105,10 @@ export class SchemaSync {
   private async applyFolder(): Promise<ApplyReport> {
     const { logger, pool, directory } = this.options;
     const read = await readResourceDirectory(directory ?? '.');
-    const report = await applyResources(pool, read.documents, logger, { origin: 'folder' });
+    const report = await applyResources(pool, read.documents, logger, {
+      origin: 'folder',
+      ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
+    });
     report.rejected.unshift(...read.rejected);
     for (const rejected of report.rejected)
       logger.error(

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createPool } from '../../src/platform/database/pool.js';
 import { createApiKey } from '../../src/records/auth/api-keys.js';
 import { ordersPath, startRecordsApp, type Body, type RecordsTestApp } from './support/records-app.js';
 
@@ -34,7 +35,15 @@ describe('records API key operations', () => {
   let second: RecordsTestApp;
   before(async () => {
     app = await startRecordsApp();
-    second = await startRecordsApp({}, { database: app.database });
+    // Its own pool and caches on the same database: a second instance as far as keys are concerned.
+    second = await startRecordsApp(
+      {},
+      {
+        database: app.database,
+        pool: (database) =>
+          Promise.resolve(createPool(database.url, { max: 2, applicationName: 'weft-test-second' })),
+      },
+    );
   });
   after(async () => {
     await second?.close();

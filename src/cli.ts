@@ -4,7 +4,13 @@ import { ConfigError, loadConfig } from './platform/config/index.js';
 import { createLogger, type Logger } from './platform/logging/logger.js';
 import { migrateServices, runServices, type ServiceName } from './runtime.js';
 import { buildInfo } from './platform/build-info.js';
-import { applyCommand, createApiKeyCommand } from './records/cli/records-commands.js';
+import {
+  applyCommand,
+  createApiKeyCommand,
+  listApiKeysCommand,
+  revokeApiKeyCommand,
+  rotateApiKeyCommand,
+} from './records/cli/records-commands.js';
 import { rotateSecretsKeyCommand } from './workflow/cli/rotate-secrets-key-command.js';
 
 /** Runs services until SIGINT/SIGTERM, then shuts down cleanly; a second signal forces the exit. */
@@ -93,9 +99,13 @@ records
       process.stderr.write(`rejected ${rejected.source}: ${rejected.path}: ${rejected.reason}\n`);
     if (report.rejected.length > 0) process.exitCode = 1;
   });
-records
-  .command('api-key')
-  .description('manage records API keys')
+const apiKeys = records.command('api-key').description('manage records API keys');
+/** Config and a quiet logger for a one-shot records command. */
+function commandSetup(): { config: ReturnType<typeof loadConfig>; logger: Logger } {
+  const config = loadConfig(process.env);
+  return { config, logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel) };
+}
+apiKeys
   .command('create')
   .description('create an API key; its plaintext is printed once')
   .requiredOption('--actor <actor>', 'actor id of the key')
@@ -103,16 +113,72 @@ records
   .option('--ttl <duration>', 'lifetime, e.g. 30d, 12h')
   .option('--allow <cidr...>', 'client address ranges allowed to use the key')
   .option('--scope <scope...>', 'token scopes the key grants (see requiredScopes)')
+  .option('--label <text>', 'a name to tell the key apart in a list')
   .action(
-    async (options: { actor: string; roles: string; ttl?: string; allow?: string[]; scope?: string[] }) => {
-      const config = loadConfig(process.env);
-      const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+    async (options: {
+      actor: string;
+      roles: string;
+      ttl?: string;
+      allow?: string[];
+      scope?: string[];
+      label?: string;
+    }) => {
+      const { config, logger } = commandSetup();
       const key = await createApiKeyCommand(config, logger, options);
       process.stdout.write(
         `${key.plaintext}\n(id ${key.id}${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}; shown once)\n`,
       );
     },
   );
+apiKeys
+  .command('list')
+  .description(
+    'list API keys that still work (with --all: also revoked and expired ones); never their secret',
+  )
+  .option('--actor <actor>', 'only the keys of this actor')
+  .option('--all', 'include revoked and expired keys')
+  .option('--json', 'one JSON object per line')
+  .action(async (options: { actor?: string; all?: boolean; json?: boolean }) => {
+    const { config, logger } = commandSetup();
+    const keys = await listApiKeysCommand(config, logger, options);
+    for (const key of keys) {
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(key)}\n`);
+        continue;
+      }
+      const until = key.expiresAt ? key.expiresAt.toISOString() : 'never';
+      process.stdout.write(
+        `${key.id}  ${key.status.padEnd(7)}  ${key.actor}  roles=${key.roles.join(',')}  expires=${until}` +
+          `${key.label ? `  label=${JSON.stringify(key.label)}` : ''}\n`,
+      );
+    }
+    if (keys.length === 0 && !options.json) process.stderr.write('no API keys\n');
+  });
+apiKeys
+  .command('revoke')
+  .description('revoke an API key: the next request with it is refused on every instance')
+  .argument('<id>', 'the key id (from list)')
+  .action(async (id: string) => {
+    const { config, logger } = commandSetup();
+    const outcome = await revokeApiKeyCommand(config, logger, id);
+    process.stdout.write(outcome === 'revoked' ? `revoked ${id}\n` : `${id} was already revoked\n`);
+  });
+apiKeys
+  .command('rotate')
+  .description(
+    'replace an API key by a new one (printed once); the old one is revoked, or expires after --grace',
+  )
+  .argument('<id>', 'the key id (from list)')
+  .option('--grace <duration>', 'how long the old key keeps working, e.g. 15m, 1d (default: revoked now)')
+  .option('--ttl <duration>', "lifetime of the new key (default: the old key's lifetime)")
+  .action(async (id: string, options: { grace?: string; ttl?: string }) => {
+    const { config, logger } = commandSetup();
+    const key = await rotateApiKeyCommand(config, logger, id, options);
+    const old = key.oldUntil ? `works until ${key.oldUntil.toISOString()}` : 'is revoked';
+    process.stdout.write(
+      `${key.plaintext}\n(id ${key.id}${key.expiresAt ? `, expires ${key.expiresAt.toISOString()}` : ''}; shown once; the old key ${id} ${old})\n`,
+    );
+  });
 program
   .command('migrate')
   .description('apply pending migrations of both services and exit')

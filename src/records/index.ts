@@ -11,6 +11,7 @@ import type { Logger } from '../platform/logging/logger.js';
 import { createMetricsRegistry } from '../platform/metrics/registry.js';
 import { createRateLimitStore, type RateLimitStore } from '../platform/rate-limit/limiter.js';
 import { AccessControl } from './access/access-control.js';
+import { registerApiKeyRoutes } from './auth/api-key-routes.js';
 import { Authenticator } from './auth/authenticator.js';
 import { JwtVerifier } from './auth/jwt-verifier.js';
 import { registerIdentityRoute } from './auth/identity-route.js';
@@ -131,6 +132,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     trustedProxies: config.records.trustedProxies,
     revocationPollMilliseconds: config.records.revocation.pollMilliseconds,
     revocationGraceMilliseconds: config.records.revocation.graceMilliseconds,
+    secretEnvironment: config.records.secretEnvironment,
     fallback: { authenticator: new Authenticator(pool, jwtVerifier, clock), jwt: jwtVerifier },
     ...(deps.fetcher ? { fetcher: deps.fetcher } : {}),
   });
@@ -140,6 +142,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registry,
     logger,
     directory: resources.directory,
+    secrets: config.records.secretEnvironment,
     onReload: () => auth.reload(),
     ...(deps.schemaPollMilliseconds !== undefined ? { pollMilliseconds: deps.schemaPollMilliseconds } : {}),
   });
@@ -177,6 +180,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registerIdentityRoute(scope);
     registerAuthAuditRoutes(scope, { pool, audit: authAudit });
     registerRoleBindingRoutes(scope, { pool: ownerPool, publish: () => auth.publish() });
+    registerApiKeyRoutes(scope, { pool, logger });
     registerRecordRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors });
     registerHistoryRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors, snapshots });
     registerAuditRoutes(scope, { pool, registry, access: recordAccess, anchors });

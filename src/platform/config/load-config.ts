@@ -95,6 +95,11 @@ export interface RecordsConfig {
   /** Proxies (addresses or CIDR ranges) whose `X-Forwarded-For` is believed. */
   readonly trustedProxies: readonly string[];
   readonly revocation: { readonly pollMilliseconds: number; readonly graceMilliseconds: number };
+  /**
+   * The process environment at start-up minus weft's own variables: what a resource's secret
+   * reference `{env: NAME}` (e.g. an OIDC `clientSecret`) may name.
+   */
+  readonly secretEnvironment: Readonly<Record<string, string>>;
   readonly audit: RecordsAuditConfig;
 }
 
@@ -231,6 +236,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
         ),
         anchorIntervalMilliseconds: env.RECORDS_AUDIT_ANCHOR_INTERVAL_MS,
       },
+      secretEnvironment: secretEnvironmentOf(source),
     },
   });
 }
@@ -240,6 +246,16 @@ function allowedValues(variable: string): string {
   const schema: unknown = (environmentSchema.properties as Record<string, unknown>)[variable];
   const values = (schema as { enum?: unknown } | undefined)?.enum;
   return Array.isArray(values) ? `: ${values.map((value) => JSON.stringify(value)).join(', ')}` : '';
+}
+
+// weft's own settings (database URLs, signing keys) are never a resource's secret: a document
+// naming one would hand it to whatever the document points at.
+function secretEnvironmentOf(source: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const own = new Set<string>(environmentVariableNames);
+  const copy: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source))
+    if (value !== undefined && value !== '' && !own.has(name)) copy[name] = value;
+  return copy;
 }
 
 // `eval` stays disabled whatever the list says (spec, Limits).

@@ -12,6 +12,7 @@ import type { Authenticator } from './authenticator.js';
 import { LookupTables } from './claims/lookup-tables.js';
 import type { JwtVerifier } from './jwt-verifier.js';
 import type { OidcStrategy } from './oidc/oidc-strategy.js';
+import type { SecretEnvironment } from './secret-reference.js';
 import { buildStrategies, loadStrategyDefinitions } from './strategies/build-strategies.js';
 import { DefaultStrategy } from './strategies/default-strategy.js';
 import { JwksCache } from './strategies/jwks-cache.js';
@@ -29,6 +30,8 @@ export interface RecordsAuthOptions {
   revocationGraceMilliseconds: number;
   /** The environment's JWT settings and API keys, used while no AuthStrategy is declared. */
   fallback: { authenticator: Authenticator; jwt: JwtVerifier };
+  /** What `{env: NAME}` secret references of strategies resolve against. */
+  secretEnvironment: SecretEnvironment;
   /** Fetch used for key sets (tests may count calls); the global fetch by default. */
   fetcher?: typeof fetch;
 }
@@ -100,6 +103,7 @@ export class RecordsAuth {
       clock: this.options.clock,
       logger: this.options.logger,
       lookups: this.lookups,
+      secrets: this.options.secretEnvironment,
       keySets: (url) => {
         let cache = this.keySets.get(url);
         if (!cache) {

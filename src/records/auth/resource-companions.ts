@@ -3,6 +3,8 @@ import { validateRoleBinding } from '../role-bindings/role-binding-definition.js
 import { upsertRoleBinding } from '../role-bindings/role-binding-repository.js';
 import type { DocumentProblem } from '../schemas/validate-definition.js';
 import { claimMappingProblems } from './claims/claim-mapping.js';
+import { resolveClientSecret } from './oidc/client-secret.js';
+import type { SecretEnvironment } from './secret-reference.js';
 import { validateAuthStrategy } from './strategies/strategy-definition.js';
 
 /** What applying an AuthStrategy or RoleBinding document checks first and writes alongside it. */
@@ -17,10 +19,15 @@ const nothing = (): Promise<void> => Promise.resolve();
 
 /**
  * The checks and side tables of the auth kinds: an AuthStrategy is validated (shape, transform
- * parameters, URLs, CIDRs); a RoleBinding is validated and stored in `records.role_bindings` in
+ * parameters, URLs, CIDRs, and with `secrets` that its secret references resolve); a RoleBinding is validated and stored in `records.role_bindings` in
  * the same transaction as its document. Undefined for other kinds.
  */
-export function resourceCompanion(kind: string, name: string, spec: unknown): ResourceCompanion | undefined {
+export function resourceCompanion(
+  kind: string,
+  name: string,
+  spec: unknown,
+  secrets?: SecretEnvironment,
+): ResourceCompanion | undefined {
   if (kind === 'AuthStrategy') {
     const result = validateAuthStrategy(name, spec);
     if (!result.ok) return { problems: result.problems, write: nothing };
@@ -29,6 +36,10 @@ export function resourceCompanion(kind: string, name: string, spec: unknown): Re
       ...(jwt ? claimMappingProblems(jwt.claimMapping, 'spec.jwt.claimMapping') : []),
       ...(oidc ? claimMappingProblems(oidc.claimMapping, 'spec.oidc.claimMapping') : []),
     ];
+    if (oidc && secrets) {
+      const secret = resolveClientSecret(oidc, secrets);
+      if (!secret.ok) problems.push(secret.problem);
+    }
     return { problems, write: nothing };
   }
   if (kind === 'RoleBinding') {

@@ -4,8 +4,27 @@ import type { Logger } from '../../platform/logging/logger.js';
 import { rlsStatements } from '../access/rls-ddl.js';
 import { schemaChangePlan, schemaCreateStatements } from '../ddl/schema-ddl.js';
 import { resourceCompanion } from '../auth/resource-companions.js';
+import type { SecretEnvironment } from '../auth/secret-reference.js';
 import type { RejectedDocument, ResourceDocument } from './resource-documents.js';
 import { validateSchemaDefinition } from './validate-definition.js';
+
+/**
+ * Where an applied document comes from: the service's watched folder (pruned when its file goes, see
+ * prune-resources) or `weft records apply` (never pruned). The last writer owns a document.
+ */
+export type ResourceOrigin = 'folder' | 'apply';
+
+/** How to apply a batch. */
+export interface ApplyOptions {
+  /** Recorded on every document of the batch; `apply` by default. */
+  origin?: ResourceOrigin;
+  /**
+   * The environment of the service that will use the documents: secret references are checked
+   * against it (and files read) before a document is stored. Absent (`weft records apply`, which
+   * runs elsewhere), only their shape is checked; the service logs a reference it cannot resolve.
+   */
+  secrets?: SecretEnvironment;
+}
 
 /** What applying a batch of documents did. */
 export interface ApplyReport {
@@ -34,7 +53,9 @@ export async function applyResources(
   pool: Pool,
   documents: ResourceDocument[],
   logger?: Logger,
+  options: ApplyOptions = {},
 ): Promise<ApplyReport> {
+  const origin = options.origin ?? 'apply';
   const report: ApplyReport = { applied: [], unchanged: [], rejected: [] };
   const seen = new Map<string, string>();
   for (const resource of documents) {
@@ -67,7 +88,7 @@ export async function applyResources(
         return { statements: [...plan.statements, ...rlsStatements(definition)], online: plan.onlineIndexes };
       };
     }
-    const companion = resourceCompanion(resource.kind, name, resource.document.spec);
+    const companion = resourceCompanion(resource.kind, name, resource.document.spec, options.secrets);
     if (companion && companion.problems.length > 0) {
       report.rejected.push(...companion.problems.map((problem) => ({ source: resource.source, ...problem })));
       continue;
@@ -87,18 +108,30 @@ export async function applyResources(
     try {
       const outcome = await withTransaction(pool, async (client) => {
         await client.query(`SELECT pg_advisory_xact_lock(hashtext('weft_records_apply'))`);
-        const { rows } = await client.query<{ document: Record<string, unknown>; content_hash: string }>(
-          `SELECT document, content_hash FROM records.resources WHERE kind = $1 AND name = $2`,
-          [resource.kind, name],
-        );
-        if (rows[0]?.content_hash === hash) return { changed: false, online: [] };
+        const { rows } = await client.query<{
+          document: Record<string, unknown>;
+          content_hash: string;
+          origin: string;
+        }>(`SELECT document, content_hash, origin FROM records.resources WHERE kind = $1 AND name = $2`, [
+          resource.kind,
+          name,
+        ]);
+        if (rows[0]?.content_hash === hash) {
+          if (rows[0].origin !== origin)
+            await client.query(
+              `UPDATE records.resources SET origin = $3, source = $4 WHERE kind = $1 AND name = $2`,
+              [resource.kind, name, origin, resource.source],
+            );
+          return { changed: false, online: [] };
+        }
         const { statements, online } = ddl(rows[0]?.document);
         for (const sql of statements) await client.query(sql);
         await client.query(
-          `INSERT INTO records.resources (kind, name, document, content_hash, source) VALUES ($1, $2, $3, $4, $5)
+          `INSERT INTO records.resources (kind, name, document, content_hash, source, origin) VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (kind, name) DO UPDATE SET document = EXCLUDED.document, content_hash = EXCLUDED.content_hash,
-             source = EXCLUDED.source, revision = nextval('records.resource_revisions'), applied_at = now()`,
-          [resource.kind, name, resource.document, hash, resource.source],
+             source = EXCLUDED.source, origin = EXCLUDED.origin, revision = nextval('records.resource_revisions'),
+             applied_at = now()`,
+          [resource.kind, name, resource.document, hash, resource.source, origin],
         );
         await companion?.write(client);
         return { changed: true, online };

@@ -9,10 +9,13 @@ export interface LoadedSchemas {
   revision: string;
 }
 
-/** The highest resource revision: changes whenever any instance or the CLI applies a resource. */
+/**
+ * The highest resource revision and the number of resources: changes whenever any instance or the
+ * CLI applies a resource, and when one is deleted (pruned or DELETEd), which leaves no revision.
+ */
 export async function currentRevision(pool: Pool): Promise<string> {
   const { rows } = await pool.query<{ revision: string }>(
-    `SELECT coalesce(max(revision), 0)::text AS revision FROM records.resources`,
+    `SELECT coalesce(max(revision), 0)::text || ':' || count(*)::text AS revision FROM records.resources`,
   );
   return rows[0]?.revision ?? '0';
 }

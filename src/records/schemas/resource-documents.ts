@@ -69,7 +69,11 @@ export function parseResourceText(
   return { documents, rejected };
 }
 
-/** Reads every `*.yaml`, `*.yml` and `*.json` file under `directory` (recursively, in name order). */
+/**
+ * Reads every `*.yaml`, `*.yml` and `*.json` file under `directory` (recursively, in name order). A
+ * file that cannot be read is a rejection (so the folder is not trusted for pruning); an unreadable
+ * folder throws.
+ */
 export async function readResourceDirectory(
   directory: string,
 ): Promise<{ documents: ResourceDocument[]; rejected: RejectedDocument[] }> {
@@ -82,8 +86,13 @@ export async function readResourceDirectory(
     .sort();
   for (const file of files) {
     const shown = path.relative(directory, file);
-    const text = await readFile(file, 'utf8').catch(() => undefined);
-    if (text === undefined) continue;
+    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error);
+    if (text instanceof Error) {
+      // A file removed since the listing is simply gone; any other failure must stop pruning.
+      if (text.code !== 'ENOENT')
+        rejected.push({ source: shown, path: '(file)', reason: `cannot be read (${text.code ?? 'error'})` });
+      continue;
+    }
     if (text.length > maxFileBytes) {
       rejected.push({ source: shown, path: '(file)', reason: 'is larger than 1 MiB' });
       continue;

@@ -5,8 +5,10 @@ import { ensureSchemaDdl } from '../ddl/ensure-schema-ddl.js';
 import { syncRowSecurity } from '../access/row-security-sync.js';
 import { applyResources, type ApplyReport } from './apply-resources.js';
 import { currentRevision, loadSchemas } from './load-schemas.js';
+import { declaredKeys, pruneResources } from './prune-resources.js';
 import { readResourceDirectory } from './resource-documents.js';
 import type { SchemaRegistry } from './schema-registry.js';
+import type { SecretEnvironment } from '../auth/secret-reference.js';
 
 /** Options of SchemaSync. */
 export interface SchemaSyncOptions {
@@ -17,14 +19,17 @@ export interface SchemaSyncOptions {
   directory: string | undefined;
   /** How often to look for changes applied elsewhere (another instance, the CLI). */
   pollMilliseconds?: number;
+  /** What `{env: NAME}` secret references resolve against when the folder is applied (checked at apply). */
+  secrets?: SecretEnvironment;
   /** Runs after every registry reload (e.g. to reload the auth strategies and role bindings). */
   onReload?: () => Promise<void>;
 }
 
 /**
  * Keeps the registry in step with the resources: loads the folder into the database at start,
- * applies the folder again whenever a file changes, and reloads the registry whenever the stored
- * revision moves (its own applies, other instances, `weft records apply`).
+ * applies the folder again whenever a file changes, prunes what the folder no longer declares (see
+ * prune-resources), and reloads the registry whenever the stored revision moves (its own applies
+ * and prunes, other instances, `weft records apply`).
  */
 export class SchemaSync {
   private ready = false;
@@ -100,7 +105,10 @@ export class SchemaSync {
   private async applyFolder(): Promise<ApplyReport> {
     const { logger, pool, directory } = this.options;
     const read = await readResourceDirectory(directory ?? '.');
-    const report = await applyResources(pool, read.documents, logger);
+    const report = await applyResources(pool, read.documents, logger, {
+      origin: 'folder',
+      ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
+    });
     report.rejected.unshift(...read.rejected);
     for (const rejected of report.rejected)
       logger.error(
@@ -108,6 +116,16 @@ export class SchemaSync {
         'resource rejected',
       );
     for (const applied of report.applied) logger.info({ resource: applied }, 'resource applied');
+    // As GitOps tools do: a folder that is empty, or has a file that could not be read or parsed,
+    // is more likely an accident (a failed mount, a half-written file) than the wish to delete.
+    if (read.rejected.length > 0)
+      logger.warn(
+        { files: [...new Set(read.rejected.map((rejected) => rejected.source))] },
+        'resources folder has unreadable or malformed documents: nothing pruned',
+      );
+    else if (read.documents.length === 0)
+      logger.warn({ directory }, 'resources folder has no documents: nothing pruned');
+    else await pruneResources(pool, declaredKeys(read.documents), logger);
     return report;
   }
 

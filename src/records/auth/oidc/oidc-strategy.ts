@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import * as client from 'openid-client';
 import type { Clock } from '../../../platform/clock.js';
 import type { Pool } from '../../../platform/database/pool.js';
@@ -13,6 +12,8 @@ import {
 } from '../strategies/strategy.js';
 import type { AuthStrategyDefinition } from '../strategies/strategy-definition.js';
 import type { Identity } from '../../types.js';
+import type { SecretEnvironment } from '../secret-reference.js';
+import { resolveClientSecret } from './client-secret.js';
 import { sessionIdentity } from './oidc-sessions.js';
 import { cookieValue, sessionCookieName } from './session-cookie.js';
 
@@ -59,7 +60,7 @@ export class OidcStrategy implements Strategy {
   constructor(
     definition: AuthStrategyDefinition,
     private readonly pool: Pool,
-    private readonly context: ClaimMappingContext & { clock: Clock },
+    private readonly context: ClaimMappingContext & { clock: Clock; secrets: SecretEnvironment },
   ) {
     const oidc = definition.spec.oidc;
     if (!oidc) throw new Error(`AuthStrategy ${definition.name} has no oidc section`);
@@ -67,10 +68,9 @@ export class OidcStrategy implements Strategy {
     this.failOpen = definition.spec.revocation?.failOpen ?? false;
     this.mapping = oidc.claimMapping;
     this.clientId = oidc.clientId;
-    this.clientSecret =
-      typeof oidc.clientSecret === 'object'
-        ? readFileSync(oidc.clientSecret.file, 'utf8').trim()
-        : oidc.clientSecret;
+    const secret = resolveClientSecret(oidc, context.secrets);
+    if (!secret.ok) throw new Error(`${secret.problem.path}: ${secret.problem.reason}`);
+    this.clientSecret = secret.value;
     this.discoveryUrl = new URL(oidc.discoveryUrl);
     this.redirectUri = oidc.redirectUri;
     this.scopes = (oidc.scopes ?? ['openid']).join(' ');

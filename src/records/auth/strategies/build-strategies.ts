@@ -2,6 +2,7 @@ import type { Clock } from '../../../platform/clock.js';
 import type { Pool } from '../../../platform/database/pool.js';
 import type { Logger } from '../../../platform/logging/logger.js';
 import type { LookupTables } from '../claims/lookup-tables.js';
+import type { SecretEnvironment } from '../secret-reference.js';
 import { OidcStrategy } from '../oidc/oidc-strategy.js';
 import { ApiKeyStrategy } from './api-key-strategy.js';
 import { CompositeStrategy } from './composite-strategy.js';
@@ -18,6 +19,8 @@ export interface StrategyDependencies {
   lookups: LookupTables;
   /** The key set cache of a URL (kept across reloads, so a reload does not drop cached keys). */
   keySets: (url: string) => JwksCache;
+  /** What `{env: NAME}` secret references resolve against. */
+  secrets: SecretEnvironment;
 }
 
 /** The declared strategies, ready: the order requests try them in, and the OIDC ones by name. */
@@ -48,7 +51,8 @@ export async function loadStrategyDefinitions(pool: Pool, logger: Logger): Promi
 /**
  * Builds the strategies. A composite's members are other declared non-composite strategies
  * (an unknown or composite member is left out and logged); a strategy that cannot be built
- * (e.g. an unreadable client secret file) is left out and logged.
+ * (e.g. a client secret reference that does not resolve) is left out and logged, naming the
+ * variable or file, never a value.
  */
 export function buildStrategies(
   definitions: AuthStrategyDefinition[],
@@ -67,7 +71,12 @@ export function buildStrategies(
           single.set(definition.name, new ApiKeyStrategy(definition, deps.pool));
           break;
         case 'oidc': {
-          const strategy = new OidcStrategy(definition, deps.pool, context);
+          const strategy = new OidcStrategy(definition, deps.pool, { ...context, secrets: deps.secrets });
+          if (typeof definition.spec.oidc?.clientSecret === 'string')
+            deps.logger.warn(
+              { strategy: definition.name },
+              'spec.oidc.clientSecret is written in the document: use {env: NAME} or {file: /path}',
+            );
           single.set(definition.name, strategy);
           oidc.set(definition.name, strategy);
           break;

@@ -3,6 +3,7 @@ import Value from 'typebox/value';
 import type { DocumentProblem } from '../../schemas/validate-definition.js';
 import { claimMappingSchema } from '../claims/claim-mapping-schema.js';
 import { requiredScopesSchema } from '../scopes/required-scopes.js';
+import { secretReferenceSchema } from '../secret-reference.js';
 
 const text = Type.String({ minLength: 1, maxLength: 2048 });
 
@@ -30,9 +31,10 @@ const jwtSchema = Type.Object(
 const oidcSchema = Type.Object(
   {
     clientId: text,
-    clientSecret: Type.Optional(
-      Type.Union([text, Type.Object({ file: text }, { additionalProperties: false })]),
-    ),
+    /** A secret reference (`{env}` or `{file}`); a plain string still works but puts the secret in the document. */
+    clientSecret: Type.Optional(Type.Union([text, secretReferenceSchema])),
+    /** The same reference under the name some deployments use; not together with clientSecret. */
+    clientSecretRef: Type.Optional(secretReferenceSchema),
     discoveryUrl: text,
     redirectUri: text,
     scopes: Type.Optional(Type.Array(Type.String({ pattern: '^[\\x21-\\x7e]+$' }), { maxItems: 50 })),
@@ -118,6 +120,8 @@ export function validateAuthStrategy(name: string, spec: unknown): StrategyResul
     }
   }
   if (spec.oidc) {
+    if (spec.oidc.clientSecret !== undefined && spec.oidc.clientSecretRef !== undefined)
+      problem('spec.oidc.clientSecretRef', 'must not be given together with clientSecret');
     if (!isHttpUrl(spec.oidc.discoveryUrl)) problem('spec.oidc.discoveryUrl', 'must be an http(s) URL');
     if (!isHttpUrl(spec.oidc.redirectUri)) problem('spec.oidc.redirectUri', 'must be an http(s) URL');
   }

@@ -17,7 +17,7 @@ import { createPool } from '../src/platform/database/pool.js';
 import { createLogger } from '../src/platform/logging/logger.js';
 import { recordsMigrationsDir } from '../src/records/index.js';
 import { workflowMigrationsDir } from '../src/workflow/index.js';
-import { recordsRuntimeLogin } from '../test/helpers/runtime-login.js';
+import { runtimeLogins } from '../test/helpers/runtime-login.js';
 
 const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 const logger = createLogger('warn');
@@ -94,12 +94,12 @@ async function main(): Promise<number> {
         await pool.end();
       }
     }
-    // The login records tests serve requests as: owns nothing, a member of weft_records_app
-    // (created by the records migrations), as in production (docs/records/access-control.md).
-    await ensureLogin(adminUrl, recordsRuntimeLogin.user, recordsRuntimeLogin.password);
-    await withAdmin(adminUrl, (client) =>
-      client.query(`GRANT weft_records_app TO ${recordsRuntimeLogin.user}`),
-    );
+    // The logins tests serve requests as: they own nothing and are members of the application
+    // roles the migrations created, as in production (docs/records/access-control.md).
+    for (const login of Object.values(runtimeLogins)) {
+      await ensureLogin(adminUrl, login.user, login.password);
+      await withAdmin(adminUrl, (client) => client.query(`GRANT ${login.role} TO ${login.user}`));
+    }
     return await new Promise<number>((resolve) => {
       const child = spawn(
         process.execPath,

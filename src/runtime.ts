@@ -35,31 +35,43 @@ interface Databases {
   embedded: EmbeddedPostgres | undefined;
 }
 
-/** The embedded cluster's runtime login of the records service (docs/records/access-control.md). */
-export const embeddedRecordsLogin = 'weft_records_service';
+/**
+ * The embedded cluster's runtime login of each service (docs/records/access-control.md,
+ * docs/workflow/identity.md): it owns nothing; the superuser migrates.
+ */
+export const embeddedRuntimeLogins: Record<ServiceName, string> = {
+  workflow: 'weft_workflow_service',
+  records: 'weft_records_service',
+};
+
+/** The runtime and owner URLs of one service from its `*_DATABASE_URL` and `*_MIGRATION_DATABASE_URL`. */
+function configuredDatabase(
+  name: string,
+  runtime: string | undefined,
+  owner: string | undefined,
+): ServiceDatabase | undefined {
+  if (owner !== undefined && runtime === undefined)
+    throw new Error(`${name}_MIGRATION_DATABASE_URL needs ${name}_DATABASE_URL (the login requests run as)`);
+  return runtime === undefined ? undefined : { url: runtime, ownerUrl: owner ?? runtime };
+}
 
 /**
  * Connects to the configured databases, starting the embedded PostgreSQL for any service whose
- * database URL is unset and creating its database there. On the embedded cluster the records
- * service runs requests as a login of its own that owns nothing; the superuser migrates.
+ * database URL is unset and creating its database there. On the embedded cluster each service
+ * runs requests as a login of its own that owns nothing; the superuser migrates.
  */
 async function openDatabases(
   config: Config,
   services: readonly ServiceName[],
   logger: Logger,
 ): Promise<Databases> {
-  if (config.records.migrationDatabaseUrl !== undefined && config.records.databaseUrl === undefined)
-    throw new Error('RECORDS_MIGRATION_DATABASE_URL needs RECORDS_DATABASE_URL (the login requests run as)');
-  const single = (url: string | undefined) => (url === undefined ? undefined : { url, ownerUrl: url });
   const configured: Record<ServiceName, ServiceDatabase | undefined> = {
-    workflow: single(config.workflow.databaseUrl),
-    records:
-      config.records.databaseUrl === undefined
-        ? undefined
-        : {
-            url: config.records.databaseUrl,
-            ownerUrl: config.records.migrationDatabaseUrl ?? config.records.databaseUrl,
-          },
+    workflow: configuredDatabase(
+      'WORKFLOW',
+      config.workflow.databaseUrl,
+      config.workflow.migrationDatabaseUrl,
+    ),
+    records: configuredDatabase('RECORDS', config.records.databaseUrl, config.records.migrationDatabaseUrl),
   };
   const needEmbedded = services.filter((service) => configured[service] === undefined);
   if (needEmbedded.length === 0) return { urls: configured, embedded: undefined };
@@ -73,10 +85,7 @@ async function openDatabases(
     for (const service of needEmbedded) {
       await ensureDatabase(embedded.urlFor('postgres'), service);
       const ownerUrl = embedded.urlFor(service);
-      urls[service] = {
-        ownerUrl,
-        url: service === 'records' ? await embedded.loginUrlFor(service, embeddedRecordsLogin) : ownerUrl,
-      };
+      urls[service] = { ownerUrl, url: await embedded.loginUrlFor(service, embeddedRuntimeLogins[service]) };
     }
   } catch (error) {
     await embedded.stop();
@@ -143,11 +152,25 @@ export async function runServices(
         logger,
       });
       pools.push(pool);
+      let ownerPool = pool;
+      if (database.ownerUrl !== database.url) {
+        ownerPool = createPool(database.ownerUrl, {
+          max: 4,
+          applicationName: `weft-${service}-owner`,
+          logger,
+        });
+        pools.push(ownerPool);
+      }
+      const runtimeLogin =
+        ownerPool === pool
+          ? undefined
+          : (await pool.query<{ login: string }>('SELECT current_user AS login')).rows[0]?.login;
       if (service === 'workflow') {
-        await prepareWorkflowDatabase(pool, config, logger);
+        await prepareWorkflowDatabase(ownerPool, config, logger, runtimeLogin);
         const workflow = await createWorkflowService({
           config,
           pool,
+          ownerPool,
           logger,
           rateLimitStore,
           databaseUrl: database.url,
@@ -155,19 +178,6 @@ export async function runServices(
         closers.push(() => workflow.close());
         urls.workflow = await workflow.app.listen({ host: config.host, port: config.workflow.port });
       } else {
-        let ownerPool = pool;
-        if (database.ownerUrl !== database.url) {
-          ownerPool = createPool(database.ownerUrl, {
-            max: 4,
-            applicationName: 'weft-records-owner',
-            logger,
-          });
-          pools.push(ownerPool);
-        }
-        const runtimeLogin =
-          ownerPool === pool
-            ? undefined
-            : (await pool.query<{ login: string }>('SELECT current_user AS login')).rows[0]?.login;
         await prepareRecordsDatabase(ownerPool, logger, runtimeLogin);
         const records = await createRecordsService({ config, pool, ownerPool, logger, rateLimitStore });
         closers.push(() => records.close());

@@ -4,7 +4,8 @@ import type { Config } from '../platform/config/index.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { Ed25519Signer } from '../platform/crypto/ed25519-signer.js';
 import { migrate } from '../platform/database/migrate.js';
-import { grantApplicationRole } from './access/runtime-login.js';
+import { grantApplicationRole } from '../platform/database/role-membership.js';
+import { appRole } from './access/database-roles.js';
 import type { Pool } from '../platform/database/pool.js';
 import { createHttpServer, type HttpServer } from '../platform/http/index.js';
 import type { Logger } from '../platform/logging/logger.js';
@@ -105,7 +106,7 @@ export async function prepareRecordsDatabase(
   runtimeLogin?: string,
 ): Promise<void> {
   await migrate(ownerPool, 'records', recordsMigrationsDir, logger);
-  if (runtimeLogin !== undefined) await grantApplicationRole(ownerPool, runtimeLogin, logger);
+  if (runtimeLogin !== undefined) await grantApplicationRole(ownerPool, appRole, runtimeLogin, logger);
 }
 
 /**

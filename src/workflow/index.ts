@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../platform/config/index.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { migrate } from '../platform/database/migrate.js';
+import { grantApplicationRole } from '../platform/database/role-membership.js';
 import type { Pool } from '../platform/database/pool.js';
 import { createHttpServer, type HttpServer } from '../platform/http/index.js';
 import type { Logger } from '../platform/logging/logger.js';
@@ -51,7 +52,10 @@ export const workflowMigrationsDir = fileURLToPath(new URL('../../migrations/wor
 /** What the workflow service needs from its host process. */
 export interface WorkflowServiceDependencies {
   config: Config;
+  /** The runtime login's pool: every request and the engine run on it. */
   pool: Pool;
+  /** The owner login's pool: history retention (history is append-only for `pool`). `pool` when omitted. */
+  ownerPool?: Pool;
   logger: Logger;
   rateLimitStore: RateLimitStore;
   /** The connection string of `pool`, for the LISTEN connection that wakes long-polling workers. */
@@ -79,10 +83,20 @@ export interface WorkflowService {
 }
 
 /** Applies the workflow migrations, then runs the bootstrap of the spec. */
-export async function prepareWorkflowDatabase(pool: Pool, config: Config, logger: Logger): Promise<void> {
-  await migrate(pool, 'workflow', workflowMigrationsDir, logger);
-  await bootstrapWorkflow(pool, config.workflow, logger);
+export async function prepareWorkflowDatabase(
+  ownerPool: Pool,
+  config: Config,
+  logger: Logger,
+  runtimeLogin?: string,
+): Promise<void> {
+  await migrate(ownerPool, 'workflow', workflowMigrationsDir, logger);
+  if (runtimeLogin !== undefined)
+    await grantApplicationRole(ownerPool, workflowAppRole, runtimeLogin, logger);
+  await bootstrapWorkflow(ownerPool, config.workflow, logger);
 }
+
+/** The group role of the workflow runtime login (migration 0015). */
+export const workflowAppRole = 'weft_workflow_app';
 
 /** Builds the workflow service on a migrated database. Does not listen. */
 export async function createWorkflowService(deps: WorkflowServiceDependencies): Promise<WorkflowService> {
@@ -130,6 +144,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   registerSecretRoutes(app, secrets);
   registerConnectorRoutes(app, new AllowlistService(pool));
   const engine = createEngine({
+    ownerPool: deps.ownerPool ?? pool,
     pool,
     clock,
     metrics,

@@ -8,8 +8,10 @@ import { createRateLimitStore } from '../../src/platform/rate-limit/limiter.js';
 import { hashPassword } from '../../src/workflow/auth/passwords.js';
 import { createWorkflowService, type WorkflowService } from '../../src/workflow/index.js';
 import { insertUser } from '../../src/workflow/users/user-repository.js';
+import { createPool } from '../../src/platform/database/pool.js';
 import { createMigratedDatabase, type TestDatabase } from './database.js';
 import { captureLogs, type CapturedLogs } from './log-capture.js';
+import { asRuntimeLogin } from './runtime-login.js';
 
 /** The JWT key of test services. */
 export const testSigningKey = 'test-signing-key-0123456789abcdef0123456789';
@@ -59,12 +61,17 @@ export async function startTestWorkflow(
   });
   const logs = captureLogs('info');
   const rateLimitStore = createRateLimitStore(config.redisUrl, logs.logger);
+  // Requests and the engine run as a login that owns nothing (as in production); the owner
+  // keeps history retention.
+  const runtimeUrl = asRuntimeLogin(database.url, 'workflow');
+  const pool = createPool(runtimeUrl, { max: 10, applicationName: 'weft-test-runtime' });
   const service = await createWorkflowService({
     config,
-    pool: database.pool,
+    pool,
+    ownerPool: database.pool,
     logger: logs.logger,
     rateLimitStore,
-    databaseUrl: database.url,
+    databaseUrl: runtimeUrl,
     ...(options.clock ? { clock: options.clock } : {}),
     // A test that moves a clock fires timers by hand: a background leader would race with it.
     timerLeader: options.timerLeader ?? options.clock === undefined,
@@ -103,6 +110,7 @@ export async function startTestWorkflow(
     },
     close: async () => {
       await service.close();
+      await pool.end();
       await rateLimitStore.close();
       if (!options.database) await database.drop();
     },

@@ -55,7 +55,15 @@ export const environmentSchema = Type.Object({
   WORKFLOW_DATABASE_URL: Type.Optional(
     Type.String({
       pattern: '^postgres(ql)?://',
-      description: 'Workflow database; embedded PostgreSQL database `workflow` when unset',
+      description:
+        'Workflow database login the service serves requests with (owns nothing; history append-only); embedded PostgreSQL database `workflow` when unset',
+    }),
+  ),
+  WORKFLOW_MIGRATION_DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description:
+        'Workflow database login that owns the tables and runs migrations and history retention; WORKFLOW_DATABASE_URL when unset',
     }),
   ),
   WORKFLOW_JWT_SIGNING_KEY: Type.Optional(

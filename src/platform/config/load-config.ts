@@ -21,7 +21,10 @@ export interface Config {
 /** Configuration of the workflow service. */
 export interface WorkflowConfig {
   readonly port: number;
+  /** The runtime login (requests); the embedded database's own runtime login when unset. */
   readonly databaseUrl: string | undefined;
+  /** The owner login (migrations, history retention); `databaseUrl` when unset. */
+  readonly migrationDatabaseUrl: string | undefined;
   readonly jwtSigningKey: string | undefined;
   readonly jwtTtlSeconds: number;
   readonly tenantIsolation: string;
@@ -169,6 +172,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     workflow: {
       port: env.WORKFLOW_PORT,
       databaseUrl: env.WORKFLOW_DATABASE_URL,
+      migrationDatabaseUrl: env.WORKFLOW_MIGRATION_DATABASE_URL,
       jwtSigningKey: env.WORKFLOW_JWT_SIGNING_KEY,
       jwtTtlSeconds: env.WORKFLOW_JWT_TTL_SECONDS,
       tenantIsolation: env.WORKFLOW_TENANT_ISOLATION,

@@ -11,7 +11,8 @@ export function openWorkflowDatabase(
 ): Promise<{ pool: Pool; close(): Promise<void> }> {
   return openCliDatabase(config, logger, {
     name: 'workflow',
-    url: config.workflow.databaseUrl,
+    // Migrations and administration run as the owner.
+    url: config.workflow.migrationDatabaseUrl ?? config.workflow.databaseUrl,
     prepare: (pool) => prepareWorkflowDatabase(pool, config, logger),
   });
 }

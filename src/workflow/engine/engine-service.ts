@@ -37,6 +37,8 @@ import {
 /** What the engine's services need. */
 export interface EngineDependencies {
   pool: Pool;
+  /** The owner login's pool: history retention deletes what the runtime login may only append. */
+  ownerPool?: Pool;
   clock: Clock;
   metrics: Registry;
   logger: Logger;
@@ -101,7 +103,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     onError: firing.onError,
   });
   const housekeeping = new Housekeeping({
-    pool: deps.pool,
+    pool: deps.ownerPool ?? deps.pool,
     clock: deps.clock,
     retentionDays: deps.config.historyRetentionDays,
     logger: deps.logger,

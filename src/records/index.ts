@@ -196,6 +196,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   });
   await app.ready();
   await sync.start();
+  await snapshots.secureEarlierSnapshots();
   snapshots.start();
   archive.start();
   auditAnchor?.start(audit.anchorIntervalMilliseconds);

@@ -1,4 +1,4 @@
-import type { Pool } from '../../platform/database/pool.js';
+import { withTransaction, type Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { snapshotRowStatements } from '../access/derived-rows-rls.js';
 import { accessRuleSql } from '../access/rls-ddl.js';
@@ -86,6 +86,32 @@ export class SnapshotJob {
       while (await this.runOne());
     });
     return this.running.catch((error: unknown) => this.logger.warn({ err: error }, 'snapshot job failed'));
+  }
+
+  /**
+   * Gives snapshot tables made before snapshots carried row-level security (migration 0012) their
+   * schema's read rule, as new ones get when materialised. Returns how many it secured.
+   */
+  async secureEarlierSnapshots(): Promise<number> {
+    const { rows } = await this.pool.query<{ snapshot_id: string; schema_path: string }>(
+      `SELECT s.snapshot_id::text, s.schema_path FROM records.snapshots s
+       JOIN pg_class c ON c.oid = to_regclass('records_snapshots.' || quote_ident('s_' || replace(s.snapshot_id::text, '-', '')))
+       WHERE s.status = 'completed' AND NOT c.relrowsecurity`,
+    );
+    let secured = 0;
+    for (const row of rows) {
+      const schema = this.registry.all().find((candidate) => candidate.path === row.schema_path);
+      if (!schema) continue;
+      await withTransaction(this.pool, async (client) => {
+        const rule = accessRuleSql(schema.definition, ['read']);
+        for (const sql of snapshotRowStatements(snapshotTable(row.snapshot_id), rule))
+          await client.query(sql);
+      });
+      secured += 1;
+    }
+    if (secured > 0)
+      this.logger.info({ snapshots: secured }, 'row-level security added to earlier snapshots');
+    return secured;
   }
 
   /** Polls for requests left by a stopped instance. */

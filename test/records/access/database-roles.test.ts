@@ -235,6 +235,23 @@ describe('records database roles: the runtime login and layer 7 in SQL', () => {
     assert.equal(await count(table), 0, 'no actor, no rows');
   });
 
+  test('snapshots made before their row security get it at start', async () => {
+    const requested = await app.call('POST', `/api/${leadsPath}/history/snapshot`, {
+      body: { at: new Date().toISOString(), reason: 'before the upgrade' },
+    });
+    await app.service.snapshots.runPending();
+    const id = requested.json<{ data: { snapshot_id: string } }>().data.snapshot_id;
+    const table = `records_snapshots.s_${id.replace(/-/g, '')}`;
+    // As a table of an earlier version: no policy, row security off.
+    await app.database.pool.query(
+      `DROP POLICY weft_select ON ${table}; ALTER TABLE ${table} DISABLE ROW LEVEL SECURITY`,
+    );
+    assert.equal(await count(`${table} WHERE region = 'US'`, { actor: euRep }), 2, 'unprotected');
+    assert.equal(await app.service.snapshots.secureEarlierSnapshots(), 1);
+    assert.equal(await count(`${table} WHERE region = 'US'`, { actor: euRep }), 0);
+    assert.equal(await app.service.snapshots.secureEarlierSnapshots(), 0, 'nothing left to do');
+  });
+
   test("idempotency keys: a request session sees only its own actor's stored responses", async () => {
     await app.database.pool.query(
       `INSERT INTO records.idempotency_keys (actor_id, key, request_hash, response_status, response_body, expires_at)

@@ -12,13 +12,20 @@ export const REDACTED = '***';
  * fragment of either behind.
  */
 export class Redactor {
-  private readonly needles: readonly string[];
   private readonly values: readonly string[];
+  /** The forms of the values alone, kept so that `including` does not compute them again. */
+  private readonly valueForms: ReadonlySet<string>;
+  private readonly needles: readonly string[];
 
-  constructor(values: Iterable<string>, wrappers: Iterable<string> = []) {
+  /**
+   * `values`: the secret values of the request; `wrappers`: whole texts they were sent inside (see
+   * `including`); `valueForms`: the forms of `values` when they are already known.
+   */
+  constructor(values: Iterable<string>, wrappers: Iterable<string> = [], valueForms?: ReadonlySet<string>) {
     this.values = [...new Set(values)].filter((value) => value !== '');
-    const needles = new Set<string>();
-    for (const value of this.values) for (const form of secretEncodings(value)) needles.add(form);
+    const forms = valueForms ?? new Set(this.values.flatMap((value) => [...secretEncodings(value)]));
+    this.valueForms = forms;
+    const needles = new Set(forms);
     for (const wrapper of wrappers) for (const form of wrapperEncodings(wrapper)) needles.add(form);
     this.needles = [...needles].sort((a, b) => b.length - a.length);
   }
@@ -38,10 +45,8 @@ export class Redactor {
    * inside (header values), which a remote may echo encoded in one piece.
    */
   including(wrappers: Iterable<string>): Redactor {
-    return new Redactor(
-      this.values,
-      [...wrappers].filter((wrapper) => this.carriesSecret(wrapper)),
-    );
+    const carriers = [...wrappers].filter((wrapper) => this.carriesSecret(wrapper));
+    return new Redactor(this.values, carriers, this.valueForms);
   }
 
   /** `text` with every secret replaced. */

@@ -7,6 +7,7 @@ import { isDatabaseUnavailable } from '../database/pool.js';
 import { instrumentHttp } from '../metrics/http-metrics.js';
 import { classifyFrameworkError, type FrameworkFailure } from './error-mapping.js';
 import { requestIdFor } from './request-id.js';
+import { requestLogger } from './request-log.js';
 import { createValidatorCompiler } from './validation.js';
 import type { HttpServer } from './http-server.js';
 import { isServiceError, type ServiceError } from './service-error.js';
@@ -38,7 +39,7 @@ export interface HttpServerOptions {
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   // Typed as Fastify's logger interface so the instance type stays the plain HttpServer.
-  const loggerInstance: FastifyBaseLogger = options.logger;
+  const loggerInstance: FastifyBaseLogger = requestLogger(options.logger);
   const app = Fastify({
     loggerInstance,
     bodyLimit: options.bodyLimitBytes,

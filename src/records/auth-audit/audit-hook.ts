@@ -1,4 +1,5 @@
 import type { HttpServer } from '../../platform/http/http-server.js';
+import { redactUrl } from '../../platform/logging/redact-url.js';
 import { outcomeOfErrorCode } from './audit-outcome.js';
 import type { AuthAuditLog } from './auth-audit-log.js';
 
@@ -28,7 +29,8 @@ export function recordAuthDecisions(app: HttpServer, audit: AuthAuditLog): void 
     const decision = request.recordsAuthDecision;
     if (decision === null) return done();
     const marked = request.recordsOperation;
-    const route = request.routeOptions.url ?? request.url;
+    // An unmatched URL is kept as sent, less any credential in its query string.
+    const route = request.routeOptions.url ?? redactUrl(request.url);
     const operation = marked?.operation.operation ?? `${request.method} ${route}`;
     const resource = marked?.operation.schema ?? route;
     if (decision.ok) {

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../platform/logging/logger.js';
+import { redactUrl } from '../../platform/logging/redact-url.js';
 import { evaluateFeel } from '../engine/runtime/feel.js';
 import type { JsonValue, ScriptWait, Variables } from '../engine/runtime/index.js';
 import type { ScriptSandbox } from '../scripts/sandbox.js';
@@ -62,7 +63,7 @@ export async function runHttpConnector(
   const config = parseHttpConnector(wait.extension);
   const label = `HTTP connector '${job.elementId}'`;
   const resolved = await deps.resolveSecrets(job.orgId, connectorSecretNames(config));
-  const redactor = new Redactor(resolved.values.values());
+  let redactor = new Redactor(resolved.values.values());
   if (resolved.missing.length > 0) {
     const names = resolved.missing.map((name) => `'${name}'`).join(', ');
     deps.metrics.outcome('http', 'unknown', 'incident');
@@ -77,8 +78,10 @@ export async function runHttpConnector(
     deps.metrics.outcome('http', 'unknown', 'incident');
     return { kind: 'incident', message: redactor.text(`${label}: ${message}`) };
   }
+  // A header value that carries a secret (`Bearer …`) may be echoed base64-encoded in one piece.
+  redactor = redactor.including(Object.values(request.headers));
   const host = redactor.text(request.url.host);
-  const shownUrl = redactor.text(request.url.toString());
+  const shownUrl = redactUrl(redactor.text(request.url.toString()));
   const policy = new OutboundPolicy(await deps.allowlist(job.orgId));
   const started = performance.now();
   let answer: HttpAnswer;
@@ -120,8 +123,9 @@ export async function runHttpConnector(
     'connector request answered',
   );
   if (!config.expectedStatus.some(([low, high]) => answer.status >= low && answer.status <= high)) {
-    const excerpt =
-      answer.body.length > EXCERPT_CHARS ? `${answer.body.slice(0, EXCERPT_CHARS)}…` : answer.body;
+    // Redacted before it is cut, so a secret that straddles the cut leaves no prefix behind.
+    const body = redactor.text(answer.body);
+    const excerpt = body.length > EXCERPT_CHARS ? `${body.slice(0, EXCERPT_CHARS)}…` : body;
     const message = redactor.text(
       `${label}: ${config.method} ${shownUrl} answered ${answer.status}${excerpt === '' ? '' : `: ${excerpt}`}`,
     );

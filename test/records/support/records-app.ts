@@ -6,6 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Clock } from '../../../src/platform/clock.js';
 import { loadConfig } from '../../../src/platform/config/index.js';
 import { createPool, type Pool } from '../../../src/platform/database/pool.js';
+import type { Logger } from '../../../src/platform/logging/logger.js';
 import type { AccessControl } from '../../../src/records/access/access-control.js';
 import { createRecordsService, type RecordsService } from '../../../src/records/index.js';
 import { examplesResourcesDir } from '../../../src/records/schemas/examples-dir.js';
@@ -47,6 +48,8 @@ export async function startRecordsApp(
     /** Reuse this database instead of creating one (it is then not dropped on close). */
     database?: TestDatabase;
     access?: AccessControl;
+    /** Log here instead of discarding (RECORDS_TEST_LOG still wins). */
+    logger?: Logger;
   } = {},
 ): Promise<RecordsTestApp> {
   const database = options.database ?? (await createMigratedDatabase('records'));
@@ -72,7 +75,7 @@ export async function startRecordsApp(
     ownerPool: database.pool,
     logger: process.env.RECORDS_TEST_LOG
       ? (await import('../../../src/platform/logging/logger.js')).createLogger(process.env.RECORDS_TEST_LOG)
-      : captureLogs('fatal').logger,
+      : (options.logger ?? captureLogs('fatal').logger),
     schemaPollMilliseconds: 100,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.access ? { access: options.access } : {}),

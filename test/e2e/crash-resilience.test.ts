@@ -64,7 +64,9 @@ describe('one weft process per data dir, and no lost connection ends it', () => 
     assert.notEqual(code, 0, 'with a non-zero status');
     assert.match(
       second.output(),
-      new RegExp(`weft: the embedded PostgreSQL in .* is in use by a running weft process \\(pid ${first.child.pid}\\)`),
+      new RegExp(
+        `weft: the embedded PostgreSQL in .* is in use by a running weft process \\(pid ${first.child.pid}\\)`,
+      ),
     );
     assert.equal(first.child.exitCode, null, 'the first process is still running');
     assert.equal(await health(), 200, 'and still answers /health with its database');
@@ -108,7 +110,11 @@ describe('one weft process per data dir, and no lost connection ends it', () => 
 
     try {
       await sleep(2_000);
-      assert.equal(first.child.exitCode, null, `the process is still running:\n${first.output().slice(-2_000)}`);
+      assert.equal(
+        first.child.exitCode,
+        null,
+        `the process is still running:\n${first.output().slice(-2_000)}`,
+      );
       await eventually(async () => (await health()) === 200, 15_000, '/health to answer 200 again');
       // The LISTEN connections come back on their own.
       await eventually(

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import pg from 'pg';
 import { ListenConnection } from '../../src/platform/database/listen-connection.js';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/database.js';
 import { captureLogs } from '../helpers/log-capture.js';
@@ -72,16 +73,20 @@ test('a LISTEN connection keeps retrying while the database refuses, and stops w
     maxRetryMs: 100,
   });
   await listener.start();
-  // Refuse new connections to this database for a while, then terminate the listener's backend.
-  const database = decodeURIComponent(url.pathname.slice(1));
-  await db.pool.query(`ALTER DATABASE "${database.replace(/"/g, '""')}" WITH ALLOW_CONNECTIONS false`);
+  // Refuse new connections to this database for a while (from another database: PostgreSQL will
+  // not change the one it is connected to), then terminate the listener's backend.
+  const database = `"${decodeURIComponent(url.pathname.slice(1)).replace(/"/g, '""')}"`;
+  const admin = new pg.Client({ connectionString: process.env.WEFT_TEST_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
   try {
     const [pid] = await backendsOf('weft-listen-retry');
     await db.pool.query('SELECT pg_terminate_backend($1)', [pid]);
     for (let i = 0; i < 100 && logs.messages(/cannot reconnect yet/).length === 0; i++) await sleep(20);
     assert.equal(logs.messages(/cannot reconnect yet/).length, 1, 'the outage is logged once');
   } finally {
-    await db.pool.query(`ALTER DATABASE "${database.replace(/"/g, '""')}" WITH ALLOW_CONNECTIONS true`);
+    await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+    await admin.end();
   }
   try {
     for (let i = 0; i < 100 && logs.messages(/LISTEN connection restored/).length === 0; i++) await sleep(20);

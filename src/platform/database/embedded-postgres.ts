@@ -47,7 +47,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 }
 
-async function startClaimed(options: EmbeddedPostgresOptions, claim: ClusterClaim): Promise<EmbeddedPostgres> {
+async function startClaimed(
+  options: EmbeddedPostgresOptions,
+  claim: ClusterClaim,
+): Promise<EmbeddedPostgres> {
   const { directory, port, logger } = options;
   const dataDir = path.join(directory, 'data');
   if (process.getuid?.() === 0) await letPostgresUserTraverse(directory);

@@ -40,7 +40,11 @@ export function createPool(connectionString: string, options: PoolOptions): Pool
  * the error object carries the whole client, connection parameters included) and nothing after,
  * so a lost connection never becomes an unhandled 'error' event.
  */
-export function handleConnectionErrors(client: pg.ClientBase, logger: Logger | undefined, name: string): void {
+export function handleConnectionErrors(
+  client: pg.ClientBase,
+  logger: Logger | undefined,
+  name: string,
+): void {
   let reported = false;
   client.on('error', (error: Error) => {
     if (reported) return;

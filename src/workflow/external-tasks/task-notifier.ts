@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import pg from 'pg';
+import { ListenConnection } from '../../platform/database/listen-connection.js';
 import type { Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 
@@ -24,34 +24,30 @@ export class TaskNotifier implements TaskAnnouncer {
   private readonly events = new EventEmitter();
   private readonly pendingTopics = new Set<string>();
   private flushTimer: NodeJS.Timeout | undefined;
-  private client: pg.Client | undefined;
+  private readonly connection: ListenConnection;
   private closed = false;
 
   constructor(
-    private readonly connectionString: string,
+    connectionString: string,
     private readonly pool: Pool,
     private readonly logger: Logger,
   ) {
     this.events.setMaxListeners(0);
+    this.connection = new ListenConnection({
+      connectionString,
+      channels: [channel],
+      applicationName: 'weft-task-notifier',
+      onNotification: (_channel, payload) => {
+        if (payload) this.events.emit(payload);
+      },
+      logger,
+    });
   }
 
   /** Opens the LISTEN connection; reconnects after a failure. */
   async start(): Promise<void> {
-    const client = new pg.Client({
-      connectionString: this.connectionString,
-      application_name: 'weft-task-notifier',
-    });
-    client.on('notification', (message) => {
-      if (message.channel === channel && message.payload) this.events.emit(message.payload);
-    });
-    client.on('error', (error) => {
-      this.logger.warn({ err: error.message }, 'task notifier connection failed; reconnecting');
-      void client.end().catch(() => undefined);
-      if (!this.closed) setTimeout(() => void this.start().catch(() => undefined), 1000).unref();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${channel}`);
-    this.client = client;
+    this.closed = false;
+    await this.connection.start();
   }
 
   /** Wakes waiters of `topics` here now, and on other instances through a coalesced NOTIFY. */
@@ -84,7 +80,7 @@ export class TaskNotifier implements TaskAnnouncer {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.flushTimer);
-    await this.client?.end().catch(() => undefined);
+    await this.connection.close();
   }
 
   private async flush(): Promise<void> {

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { ListenConnection } from '../../../platform/database/listen-connection.js';
 import type { Logger } from '../../../platform/logging/logger.js';
 
 /** The channel a transaction notifies when it committed outbox rows it could not deliver itself. */
@@ -11,37 +11,27 @@ export const outboxChannel = 'weft_event_outbox';
  * just after. Polling stays the fallback when the connection is down.
  */
 export class OutboxListener {
-  private client: pg.Client | undefined;
-  private closed = false;
+  private readonly connection: ListenConnection;
 
-  constructor(
-    private readonly connectionString: string,
-    private readonly wake: () => void,
-    private readonly logger: Logger,
-  ) {}
+  constructor(connectionString: string, wake: () => void, logger: Logger) {
+    this.connection = new ListenConnection({
+      connectionString,
+      channels: [outboxChannel],
+      applicationName: 'weft-outbox-listener',
+      onNotification: () => wake(),
+      // Rows committed while the connection was down notified no one: look once now.
+      onReconnected: () => wake(),
+      logger,
+    });
+  }
 
   /** Opens the LISTEN connection; reconnects after a failure. */
   async start(): Promise<void> {
-    const client = new pg.Client({
-      connectionString: this.connectionString,
-      application_name: 'weft-outbox-listener',
-    });
-    client.on('notification', (message) => {
-      if (message.channel === outboxChannel) this.wake();
-    });
-    client.on('error', (error) => {
-      this.logger.warn({ err: error.message }, 'outbox listener connection failed; reconnecting');
-      void client.end().catch(() => undefined);
-      if (!this.closed) setTimeout(() => void this.start().catch(() => undefined), 1000).unref();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${outboxChannel}`);
-    this.client = client;
+    await this.connection.start();
   }
 
   /** Closes the LISTEN connection. */
   async close(): Promise<void> {
-    this.closed = true;
-    await this.client?.end().catch(() => undefined);
+    await this.connection.close();
   }
 }

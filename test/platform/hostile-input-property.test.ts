@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { HttpServer } from '../../src/platform/http/http-server.js';
 import { hostileRequest, toJsonText, urlOf, type Plausible } from '../helpers/hostile-values.js';
-import { routeTable, type RouteEntry } from '../helpers/route-table.js';
+import { routeTable, type LooseSchema, type RouteEntry } from '../helpers/route-table.js';
 import { createEngineFixture, type EngineFixture } from '../workflow/engine/api/engine-fixture.js';
 import { startRecordsApp, suppliersPath, type RecordsTestApp } from '../records/support/records-app.js';
 
@@ -22,10 +22,11 @@ async function assertNoServerErrors(
   app: HttpServer,
   headers: () => Promise<Record<string, string>>,
   known: Plausible,
+  describeHidden: (route: RouteEntry) => RouteEntry = (route) => route,
 ): Promise<number> {
-  const routes = routeTable(app).sort(
-    (a, b) => Number(sessionEnding.test(a.url)) - Number(sessionEnding.test(b.url)),
-  );
+  const routes = routeTable(app)
+    .map(describeHidden)
+    .sort((a, b) => Number(sessionEnding.test(a.url)) - Number(sessionEnding.test(b.url)));
   assert.ok(routes.length > 20, `expected the whole route table, found ${routes.length}`);
   for (const route of routes) await assertRouteHolds(app, route, headers, known);
   return routes.length;
@@ -57,6 +58,21 @@ async function assertRouteHolds(
     { numRuns: runsPerRoute, endOnFailure: true },
   );
 }
+
+const recordBodyFields: Record<string, LooseSchema> = {
+  name: { type: 'string' },
+  country: { type: 'string' },
+  email: { type: 'string' },
+  payment_terms_days: { type: 'integer' },
+  rating: { type: 'number' },
+  tags: { type: 'object' },
+  version: { type: 'integer' },
+  at: { type: 'string', format: 'date-time' },
+  reason: { type: 'string' },
+  q: { type: 'string' },
+  where: { type: 'object' },
+  limit: { type: 'integer' },
+};
 
 describe('no hostile input gets a 5xx from any route', () => {
   let workflow: EngineFixture;
@@ -106,6 +122,12 @@ describe('no hostile input gets a 5xx from any route', () => {
         authorization: `Bearer ${await records.token('alice', ['admin', 'platform-auditor'])}`,
       }),
       { byName: (name) => names[name] },
+      // Record routes are hidden from Fastify's OpenAPI document (records generates one per schema):
+      // give their bodies the fields of suppliers and of the time-machine, search and query bodies.
+      (route) =>
+        route.body === undefined && route.method !== 'GET' && route.method !== 'DELETE'
+          ? { ...route, body: { type: 'object', properties: recordBodyFields } }
+          : route,
     );
     console.log(`records: ${count} routes × ${runsPerRoute} hostile requests, no 5xx`);
   });

@@ -163,6 +163,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const app = await createHttpServer({
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
+    maxJsonDepth: config.maxJsonDepth,
     errors: recordsErrorCatalogue,
     metrics,
     openapi: { title: 'weft records', version: '1', description: 'Schema-driven records API' },

@@ -123,6 +123,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   const app = await createHttpServer({
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
+    maxJsonDepth: config.maxJsonDepth,
     errors: workflowErrorCatalogue,
     metrics,
     openapi: {

@@ -40,6 +40,12 @@ export const environmentSchema = Type.Object({
     minimum: 1024,
     description: 'Largest accepted request body; larger bodies get 413',
   }),
+  WEFT_JSON_MAX_DEPTH: Type.Integer({
+    default: 128,
+    minimum: 8,
+    maximum: 1000,
+    description: 'Deepest nesting of arrays and objects in a request body; deeper bodies get 400',
+  }),
   REDIS_URL: Type.Optional(
     Type.String({
       pattern: '^rediss?://',

@@ -13,6 +13,7 @@ export interface Config {
   readonly embeddedPostgresPort: number;
   readonly databasePoolSize: number;
   readonly bodyLimitBytes: number;
+  readonly maxJsonDepth: number;
   readonly redisUrl: string | undefined;
   readonly workflow: WorkflowConfig;
   readonly records: RecordsConfig;
@@ -168,6 +169,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     embeddedPostgresPort: env.WEFT_EMBEDDED_POSTGRES_PORT,
     databasePoolSize: env.WEFT_DATABASE_POOL_SIZE,
     bodyLimitBytes: env.WEFT_BODY_LIMIT_BYTES,
+    maxJsonDepth: env.WEFT_JSON_MAX_DEPTH,
     redisUrl: env.REDIS_URL,
     workflow: {
       port: env.WORKFLOW_PORT,

@@ -5,7 +5,9 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../logging/logger.js';
 import { isDatabaseUnavailable } from '../database/pool.js';
 import { instrumentHttp } from '../metrics/http-metrics.js';
+import { databaseInputFailure } from './database-input-error.js';
 import { classifyFrameworkError, type FrameworkFailure } from './error-mapping.js';
+import { DEFAULT_MAX_JSON_DEPTH, findHostileInput } from './input-guard.js';
 import { requestIdFor } from './request-id.js';
 import { requestLogger } from './request-log.js';
 import { createValidatorCompiler } from './validation.js';
@@ -28,6 +30,8 @@ export interface ErrorCatalogue {
 export interface HttpServerOptions {
   logger: Logger;
   bodyLimitBytes: number;
+  /** Deepest nesting of arrays and objects a request may carry (default 128); deeper gets 400. */
+  maxJsonDepth?: number;
   errors: ErrorCatalogue;
   metrics: Registry;
   openapi: { title: string; version: string; description: string };
@@ -35,7 +39,9 @@ export interface HttpServerOptions {
 
 /**
  * Builds a Fastify server with what every weft service shares: request ids, JSON Schema validation
- * that also feeds the OpenAPI document, one error handler, a body limit, and HTTP metrics.
+ * that also feeds the OpenAPI document, one error handler, a body limit, and HTTP metrics. Every
+ * request is refused with 400 before validation when any string in it holds a NUL or an unpaired
+ * surrogate or its body nests too deep; PostgreSQL errors a request's values caused are 400 too.
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   // Typed as Fastify's logger interface so the instance type stays the plain HttpServer.
@@ -78,6 +84,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   instrumentHttp(app, options.metrics);
 
   const { errors } = options;
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  app.addHook('preValidation', (request, _reply, done) => {
+    const { params, query: querystring, headers, body } = request;
+    const hostile = findHostileInput({ params, querystring, headers, body }, maxJsonDepth);
+    done(hostile === null ? undefined : errors.fromFramework(hostile));
+  });
+
   const send = (request: FastifyRequest, reply: FastifyReply, error: ServiceError) => {
     if (error.headers) void reply.headers(error.headers);
     return reply.status(error.statusCode).send(errors.render(error, request.id));
@@ -88,6 +101,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return send(request, reply, errors.unavailable());
+    }
+    const refused = databaseInputFailure(error);
+    if (refused !== null) {
+      request.log.info({ err: error }, 'the database refused a value of the request');
+      return send(request, reply, errors.fromFramework(refused));
     }
     const failure = classifyFrameworkError(error);
     if (failure.kind === 'internal') {

@@ -99,7 +99,7 @@ export function registerInstanceRoutes(app: HttpServer, instances: InstanceServi
           state: Type.Optional(InstanceState),
           business_key: Type.Optional(Type.String({ maxLength: 255 })),
           limit: Type.Optional(Type.Integer({ description: 'default 100, clamped to 1..500' })),
-          offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+          offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
         }),
         response: { 200: Type.Array(Instance), ...authenticatedErrors },
       },

@@ -1,3 +1,5 @@
+import { forbiddenCharacterReference, unstorableCharacter } from '../../../platform/text/unstorable-text.js';
+
 /** Default upper bound on a BPMN document's length; real models are well under 1 MiB. */
 export const DEFAULT_MAX_LENGTH = 8 * 1024 * 1024;
 
@@ -5,14 +7,18 @@ export const DEFAULT_MAX_LENGTH = 8 * 1024 * 1024;
  * Checks the raw text before any XML parser sees it: empty or oversized input, text that is not
  * XML, and any DOCTYPE. saxen (bpmn-moddle's parser) does not expand entities, but a DOCTYPE has no
  * place in BPMN, so rejecting it keeps entity tricks (billion laughs, external entities) out whatever
- * the parser does in a later version. Returns a problem message, or null when the text may be parsed.
+ * the parser does in a later version. NUL and surrogates, raw or as character references (`&#0;`),
+ * are refused too: XML does not allow them and PostgreSQL cannot store them. Returns a problem
+ * message, or null when the text may be parsed.
  */
 export function checkXmlText(xml: string, maxLength: number = DEFAULT_MAX_LENGTH): string | null {
   if (xml.trim() === '') return 'the document is empty';
   if (xml.length > maxLength) {
     return `the document is ${xml.length} characters long; the limit is ${maxLength}`;
   }
-  return checkProlog(xml);
+  const unstorable = unstorableCharacter(xml);
+  if (unstorable !== null) return `the document ${unstorable}`;
+  return forbiddenCharacterReference(xml) ?? checkProlog(xml);
 }
 
 // Walks the prolog (XML declaration, processing instructions, comments) up to the root element.

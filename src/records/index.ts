@@ -185,7 +185,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registerApiKeyRoutes(scope, { pool, logger });
     registerRecordRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors });
     registerHistoryRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors, snapshots });
-    registerAuditRoutes(scope, { pool, registry, access: recordAccess, anchors });
+    registerAuditRoutes(scope, { pool, ownerPool, registry, access: recordAccess, anchors });
     registerArchiveRoutes(scope, { pool, registry, access: recordAccess, pipeline });
     registerSearchRoutes(scope, {
       pool,

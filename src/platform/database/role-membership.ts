@@ -1,3 +1,4 @@
+import { escapeIdentifier } from 'pg';
 import type { Logger } from '../logging/logger.js';
 import type { Pool } from './pool.js';
 
@@ -22,15 +23,11 @@ export async function grantApplicationRole(
   if (!row) throw new Error(`The runtime login ${login} does not exist`);
   if (row.owner === login || row.member || !row.exists) return;
   try {
-    await ownerPool.query(`GRANT ${quoteIdent(appRole)} TO ${quoteIdent(login)}`);
+    await ownerPool.query(`GRANT ${escapeIdentifier(appRole)} TO ${escapeIdentifier(login)}`);
   } catch (error) {
     logger.warn(
       { login, role: appRole, err: error },
       `the runtime login is not a member of ${appRole}; grant it as a role administrator`,
     );
   }
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }

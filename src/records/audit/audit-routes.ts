@@ -21,6 +21,8 @@ import { scopedRoute } from '../auth/scopes/scoped-operations.js';
 /** What the audit routes need. */
 export interface AuditRouteDependencies {
   pool: Pool;
+  /** The owner's pool: verify hashes every history row of a record, past row-level security. */
+  ownerPool: Pool;
   registry: SchemaRegistry;
   access: AccessControl;
   /** The signed anchors of the chains; undefined when no signing key is configured. */
@@ -50,7 +52,7 @@ function text(value: unknown, field: string, max = 200): string {
  * history rows it covers and, with a signing key, the record's newest signed anchor.
  */
 export function registerAuditRoutes(app: HttpServer, deps: AuditRouteDependencies): void {
-  const { pool, registry, access, anchors } = deps;
+  const { pool, ownerPool, registry, access, anchors } = deps;
   const readable = (request: FastifyRequest, path: string): CompiledSchema => {
     const schema = registry.resolve(path);
     access.authorize(identityOf(request), schema, 'read');
@@ -72,7 +74,7 @@ export function registerAuditRoutes(app: HttpServer, deps: AuditRouteDependencie
     const entity = text(id, 'id', 36);
     if (!uuidPattern.test(entity)) fail('id', 'must be a record id (UUID)');
     const result = await verifyRecord(
-      { pool, access, anchors },
+      { pool, ownerPool, access, anchors },
       identityOf(request),
       schema,
       entity.toLowerCase(),

@@ -11,6 +11,12 @@ import { verifyChain, type ChainVerification } from './verify-chain.js';
 /** What verifying a record reads from. */
 export interface VerifyRecordDependencies {
   pool: Pool;
+  /**
+   * The owner's pool, for the history row hashes: the runtime roles see history and cold storage
+   * only under row-level security (archived states by their own row filter), so a row would look
+   * missing to them.
+   */
+  ownerPool: Pool;
   access: AccessControl;
   /** The signed anchors; undefined when no signing key is configured. */
   anchors: AnchorStore | undefined;
@@ -28,24 +34,25 @@ export async function verifyRecord(
   schema: CompiledSchema,
   id: string,
 ): Promise<ChainVerification | undefined> {
-  const { pool, access, anchors } = deps;
+  const { pool, ownerPool, access, anchors } = deps;
   const links = await access.read(pool, identity, [schema], async (db) => {
     await access.requireReadable(db, identity, schema, id);
     return auditChain(db, schema.path, id);
   });
-  // History rows are hashed outside the caller's row filter: a row of a state the caller may not
-  // see (an earlier region, say) must not look missing. Only hashes are compared; no content of
-  // the rows reaches the caller, who may read the record (checked above).
+  // History rows are hashed as the owner, outside the caller's row filter and row-level security: a
+  // row of a state the caller may not see (an earlier region, say) must not look missing. Only
+  // hashes are compared; no content of the rows reaches the caller, who may read the record
+  // (checked above).
   let history;
   let archived;
   if (schema.definition.timeMachine) {
-    history = await historyRowHashes(pool, schema, id);
+    history = await historyRowHashes(ownerPool, schema, id);
     // Rows of an archived (or archived and brought back) record live on in cold storage.
     const hot = new Set(history.map((row) => row.event_id));
     const away = links.flatMap((link) =>
       link.history_event_id !== null && !hot.has(link.history_event_id) ? [link.history_event_id] : [],
     );
-    archived = await archivedHistoryRowHashes(pool, schema.path, id, away);
+    archived = await archivedHistoryRowHashes(ownerPool, schema.path, id, away);
   }
   const anchor = await anchors?.lookup(schema.path, id);
   if (links.length === 0 && !(anchor && (!anchor.intact || anchor.head))) return undefined;

@@ -11,7 +11,7 @@ import {
   type IssuedApiKey,
 } from '../auth/api-keys.js';
 import { parseDuration } from '../auth/duration.js';
-import { scopeTokenPattern } from '../auth/scopes/token-scopes.js';
+import { isScopeToken } from '../auth/scopes/token-scopes.js';
 import { ensureSchemaDdl } from '../ddl/ensure-schema-ddl.js';
 import { applyResources, type ApplyReport } from '../schemas/apply-resources.js';
 import { parseResourceText, readResourceDirectory } from '../schemas/resource-documents.js';
@@ -44,7 +44,7 @@ export async function createApiKeyCommand(
   options: { actor: string; roles: string; ttl?: string; allow?: string[]; scope?: string[]; label?: string },
 ): Promise<IssuedApiKey> {
   const scopes = (options.scope ?? []).flatMap((scope) => scope.split(' ')).filter(Boolean);
-  const badScope = scopes.find((scope) => !new RegExp(scopeTokenPattern).test(scope));
+  const badScope = scopes.find((scope) => !isScopeToken(scope));
   if (badScope !== undefined) throw new Error(`--scope ${JSON.stringify(badScope)} is not a scope token`);
   const roles = options.roles
     .split(',')

@@ -157,6 +157,17 @@ describe('records database roles: the runtime login and layer 7 in SQL', () => {
     assert.equal(rows[0]?.public, false);
   });
 
+  test('verify sees every history row of a guarded record, though requests run under row-level security', async () => {
+    for (const id of [ids.eu, ids.us]) {
+      const verified = await app.call('POST', '/api/platform/audit/verify', {
+        body: { schema: leadsPath, id },
+      });
+      assert.equal(verified.statusCode, 200, verified.body);
+      const result = verified.json<{ data: { valid: boolean; events: number } }>().data;
+      assert.deepEqual([result.valid, result.events], [true, 2], verified.body);
+    }
+  });
+
   test('audit events: an actor reads the events of records it may read; the auditor reads all', async () => {
     const events = (actor?: Actor) =>
       count(`records.audit_events WHERE schema_path = '${leadsPath}'`, actor ? { actor } : {});

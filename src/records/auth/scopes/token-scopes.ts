@@ -8,6 +8,11 @@ export const noScopes: GrantedScopes = new Set<string>();
 export const scopeTokenPattern = '^[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,200}$';
 const scopeToken = new RegExp(scopeTokenPattern);
 
+/** Whether `text` is one scope token. */
+export function isScopeToken(text: string): boolean {
+  return scopeToken.test(text);
+}
+
 function tokensOf(claim: unknown): string[] {
   if (typeof claim === 'string') return claim.split(' ');
   if (Array.isArray(claim)) return claim.flatMap((item) => (typeof item === 'string' ? item.split(' ') : []));
@@ -20,8 +25,6 @@ function tokensOf(claim: unknown): string[] {
  * Anything that is not a scope token is ignored.
  */
 export function scopesOfClaims(claims: Record<string, unknown>): GrantedScopes {
-  const scopes = [...tokensOf(claims.scope), ...tokensOf(claims.scp)].filter((scope) =>
-    scopeToken.test(scope),
-  );
+  const scopes = [...tokensOf(claims.scope), ...tokensOf(claims.scp)].filter(isScopeToken);
   return scopes.length === 0 ? noScopes : new Set(scopes);
 }

@@ -112,6 +112,19 @@ export const environmentSchema = Type.Object({
     description:
       'Days the execution history of a finished instance is kept; the timer leader then deletes it in small batches',
   }),
+  WORKFLOW_LEADER_LEASE_MS: Type.Integer({
+    default: 15_000,
+    minimum: 300,
+    maximum: 600_000,
+    description:
+      'How long the timer leader lease lasts unless renewed: a frozen leader is replaced within about this long',
+  }),
+  WORKFLOW_LEADER_HEARTBEAT_MS: Type.Optional(
+    Type.Integer({
+      minimum: 100,
+      description: 'Between two renewals of the timer leader lease; a third of the lease when unset',
+    }),
+  ),
   WORKFLOW_LOGIN_ATTEMPTS_PER_MINUTE: Type.Integer({
     default: 10,
     minimum: 1,

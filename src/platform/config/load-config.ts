@@ -36,6 +36,10 @@ export interface WorkflowConfig {
   readonly engineMaxSteps: number;
   /** Days the history of a finished instance is kept before the leader's housekeeping deletes it. */
   readonly historyRetentionDays: number;
+  /** How long the timer leader lease lasts unless renewed. */
+  readonly leaderLeaseMs: number;
+  /** Between two renewals of the timer leader lease (shorter than the lease). */
+  readonly leaderHeartbeatMs: number;
   readonly scripts: ScriptsConfig;
   readonly secrets: SecretsConfig;
   readonly connectors: ConnectorsConfig;
@@ -154,6 +158,12 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     throw new ConfigError(
       'Invalid configuration:\n  RECORDS_AUDIT_SIGNING_KEY: must be an Ed25519 private key in PEM (PKCS#8)',
     );
+  const leaderHeartbeat =
+    env.WORKFLOW_LEADER_HEARTBEAT_MS ?? Math.max(100, Math.floor(env.WORKFLOW_LEADER_LEASE_MS / 3));
+  if (leaderHeartbeat >= env.WORKFLOW_LEADER_LEASE_MS)
+    throw new ConfigError(
+      `Invalid configuration:\n  WORKFLOW_LEADER_HEARTBEAT_MS: must be shorter than WORKFLOW_LEADER_LEASE_MS (${env.WORKFLOW_LEADER_LEASE_MS})`,
+    );
   const badProxy = env.RECORDS_TRUSTED_PROXIES.split(',')
     .map((entry) => entry.trim())
     .find((entry) => entry !== '' && !isAddressOrCidr(entry));
@@ -184,6 +194,8 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       loginAttemptsPerMinute: env.WORKFLOW_LOGIN_ATTEMPTS_PER_MINUTE,
       engineMaxSteps: env.WORKFLOW_ENGINE_MAX_STEPS,
       historyRetentionDays: env.WORKFLOW_HISTORY_RETENTION_DAYS,
+      leaderLeaseMs: env.WORKFLOW_LEADER_LEASE_MS,
+      leaderHeartbeatMs: leaderHeartbeat,
       scripts: {
         workers: env.WORKFLOW_SCRIPT_WORKERS,
         stepTimeoutMs: env.WORKFLOW_SCRIPT_STEP_TIMEOUT_MS,

@@ -29,6 +29,7 @@ import {
   timerExecutorSizing,
   Housekeeping,
   LeaderElection,
+  leaseFence,
   runWhileLeader,
   TimerMetrics,
   type HousekeepingResult,
@@ -91,6 +92,14 @@ export function createEngine(deps: EngineDependencies): Engine {
   const events = createMessagingServices({ ...deps, driver, models });
   const timerMetrics = new TimerMetrics(deps.metrics);
   const firing = timerFiring(driver);
+  const election = new LeaderElection({
+    connectionString: deps.databaseUrl,
+    leaseMs: deps.config.leaderLeaseMs,
+    heartbeatMs: deps.config.leaderHeartbeatMs,
+    logger: deps.logger,
+  });
+  // The leader's loops commit only while its lease holds, at the epoch they started under.
+  const fence = leaseFence(() => election.lease, election.leaseDurationMs);
   const timers = createTimerExecutor({
     pool: deps.pool,
     clock: deps.clock,
@@ -101,14 +110,15 @@ export function createEngine(deps: EngineDependencies): Engine {
     handle: firing.handle,
     handleAll: firing.handleAll,
     onError: firing.onError,
+    fence,
   });
   const housekeeping = new Housekeeping({
     pool: deps.ownerPool ?? deps.pool,
     clock: deps.clock,
     retentionDays: deps.config.historyRetentionDays,
+    fence,
     logger: deps.logger,
   });
-  const election = new LeaderElection({ connectionString: deps.databaseUrl, logger: deps.logger });
   let stopDuties: (() => Promise<void>) | undefined;
   return {
     deployments: new DeploymentService(deps.pool, models, deps.extensions ?? {}, deps.clock),
@@ -123,7 +133,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     outbox: events.outbox,
     start: async () => {
       await notifier.start();
-      // Exactly one instance of the service, the holder of the advisory lock, fires timers.
+      // Exactly one instance of the service, the holder of the leader lease, fires timers.
       if (deps.timerLeader === false) return;
       // Every instance delivers thrown events (the outbox is not a leader duty).
       await events.outboxListener.start();

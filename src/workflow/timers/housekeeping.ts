@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../platform/clock.js';
-import type { Pool } from '../../platform/database/pool.js';
+import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { deleteExpiredBufferedMessages } from '../events/buffered-messages.js';
+import { inFencedTransaction, isLeaderLeaseLost, type TransactionFence } from './leader-fence.js';
 
 /** Options of Housekeeping. */
 export interface HousekeepingOptions {
@@ -16,6 +17,11 @@ export interface HousekeepingOptions {
   pauseMs?: number;
   /** Between two runs of `start()`'s loop; one hour when not given. */
   intervalMs?: number;
+  /**
+   * The leader lease's fence: each delete of `start()`'s loop runs in a transaction it checks, so a
+   * leader that lost its lease deletes nothing. `runOnce()` (tests, by hand) is not fenced.
+   */
+  fence?: TransactionFence;
   logger?: Logger;
 }
 
@@ -51,12 +57,21 @@ export class Housekeeping {
 
   /** Deletes everything due for deletion now, batch by batch. */
   async runOnce(signal?: AbortSignal): Promise<HousekeepingResult> {
+    return this.run(signal, undefined);
+  }
+
+  /** Runs one write, in a fenced transaction when `fence` is given. */
+  private write(fence: TransactionFence | undefined, work: (db: Pool | PoolClient) => Promise<number>) {
+    return fence ? inFencedTransaction(this.options.pool, fence, work) : work(this.options.pool);
+  }
+
+  private async run(signal: AbortSignal | undefined, fence: TransactionFence | undefined) {
     const { pool, clock, retentionDays } = this.options;
     const batchSize = this.options.batchSize ?? 1_000;
     const pauseMs = this.options.pauseMs ?? 100;
     const cutoff = new Date(clock.now().getTime() - retentionDays * 86_400_000);
     const result: HousekeepingResult = { instances: 0, historyRows: 0, batches: 0, expiredMessages: 0 };
-    result.expiredMessages = await this.deleteExpiredMessages(batchSize, pauseMs, signal);
+    result.expiredMessages = await this.deleteExpiredMessages(batchSize, pauseMs, signal, fence);
     while (!signal?.aborted) {
       const { rows } = await pool.query<{ id: string; ended_at: Date }>({
         name: 'workflow.housekeeping.ended-instances',
@@ -71,13 +86,15 @@ export class Housekeeping {
       const ids = rows.map((row) => row.id);
       let deleted: number;
       do {
-        const outcome = await pool.query({
-          name: 'workflow.housekeeping.delete-history',
-          text: `DELETE FROM process_history WHERE id IN (
-                   SELECT id FROM process_history WHERE process_instance_id = ANY($1::uuid[]) LIMIT $2)`,
-          values: [ids, batchSize],
+        deleted = await this.write(fence, async (db) => {
+          const outcome = await db.query({
+            name: 'workflow.housekeeping.delete-history',
+            text: `DELETE FROM process_history WHERE id IN (
+                     SELECT id FROM process_history WHERE process_instance_id = ANY($1::uuid[]) LIMIT $2)`,
+            values: [ids, batchSize],
+          });
+          return outcome.rowCount ?? 0;
         });
-        deleted = outcome.rowCount ?? 0;
         result.historyRows += deleted;
         if (deleted > 0) result.batches++;
         if (deleted === batchSize && pauseMs > 0)
@@ -95,13 +112,16 @@ export class Housekeeping {
 
   // Expired buffered messages are never delivered; without this they would only go when another
   // message is buffered.
-  private async deleteExpiredMessages(batchSize: number, pauseMs: number, signal?: AbortSignal) {
+  private async deleteExpiredMessages(
+    batchSize: number,
+    pauseMs: number,
+    signal: AbortSignal | undefined,
+    fence: TransactionFence | undefined,
+  ) {
     let total = 0;
     while (!signal?.aborted) {
-      const deleted = await deleteExpiredBufferedMessages(
-        this.options.pool,
-        this.options.clock.now(),
-        batchSize,
+      const deleted = await this.write(fence, (db) =>
+        deleteExpiredBufferedMessages(db, this.options.clock.now(), batchSize),
       );
       total += deleted;
       if (deleted < batchSize) break;
@@ -118,9 +138,11 @@ export class Housekeeping {
     this.loop = (async () => {
       while (!abort.signal.aborted) {
         try {
-          await this.runOnce(abort.signal);
+          await this.run(abort.signal, this.options.fence);
         } catch (error) {
-          this.options.logger?.warn({ err: error }, 'history housekeeping failed; it runs again later');
+          if (isLeaderLeaseLost(error))
+            this.options.logger?.info('the leader lease is lost; history housekeeping stopped');
+          else this.options.logger?.warn({ err: error }, 'history housekeeping failed; it runs again later');
         }
         await sleep(this.options.intervalMs ?? 3_600_000, undefined, { signal: abort.signal }).catch(
           () => undefined,

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
+import { isLeaderLeaseLost, type TransactionFence } from './leader-fence.js';
 
 /**
  * Everything a job executor needs, injected so a test can drive it step by step. Every callback
@@ -60,6 +61,12 @@ export interface JobExecutorOptions<J> {
    * `SET LOCAL` settings in the same message.
    */
   begin?: string;
+  /**
+   * Fences the transactions of the loops `start()` runs (the timer leader's lease): each checks the
+   * lease after BEGIN and again in the message that commits, so a loop of a leader that lost its
+   * lease commits nothing. `runOnce()` (tests, by hand) is not fenced.
+   */
+  fence?: TransactionFence;
   /** Jobs per transaction; 10 when not given. */
   batchSize?: number;
   /**
@@ -134,25 +141,30 @@ export class JobExecutor<J> {
    * leaves the rest of the batch untouched (unlocked at commit, still due).
    */
   async runOnce(): Promise<RunResult> {
-    return (await this.batch(false)).result;
+    return (await this.batch(false, false)).result;
   }
 
-  private async batch(askNextDue: boolean): Promise<{ result: RunResult; nextDue?: Date | null }> {
+  private async batch(
+    askNextDue: boolean,
+    fenced: boolean,
+  ): Promise<{ result: RunResult; nextDue?: Date | null }> {
     if (this.options.savepoints === 'after-failure') {
-      const outcome = await this.runBatch(askNextDue, false);
+      const outcome = await this.runBatch(askNextDue, false, fenced);
       if (outcome !== undefined) return outcome;
     }
-    return (await this.runBatch(askNextDue, true)) ?? { result: { claimed: 0, fired: 0, failed: 0 } };
+    return (await this.runBatch(askNextDue, true, fenced)) ?? { result: { claimed: 0, fired: 0, failed: 0 } };
   }
 
   /**
    * One batch; with `askNextDue`, a batch that was not full also reads the next due time in its
    * transaction (for the loop's sleep; undefined when not asked or `nextDue` is not given). Without
-   * `savepoints`, a failing job rolls the whole batch back and the result is undefined.
+   * `savepoints`, a failing job rolls the whole batch back and the result is undefined. `fenced`
+   * checks the fence (if any) at BEGIN and at COMMIT.
    */
   private async runBatch(
     askNextDue: boolean,
     savepoints: boolean,
+    fenced: boolean,
   ): Promise<{ result: RunResult; nextDue?: Date | null } | undefined> {
     const { pool, clock, observer } = this.options;
     const result: RunResult = { claimed: 0, fired: 0, failed: 0 };
@@ -161,9 +173,11 @@ export class JobExecutor<J> {
     // Handled without savepoints, to be completed together.
     const handled: J[] = [];
     const generation = this.generation;
+    const fence = fenced ? this.options.fence?.open() : undefined;
+    const begin = this.options.begin ?? 'BEGIN';
     const client = await pool.connect();
     try {
-      await client.query(this.options.begin ?? 'BEGIN');
+      await client.query(fence ? `${begin}; ${fence.check}` : begin);
       const jobs = await this.options.fetch(client, clock.now(), this.batchSize);
       result.claimed = jobs.length;
       if (jobs.length > 0) await this.options.prepare?.(jobs, client, clock.now());
@@ -218,7 +232,7 @@ export class JobExecutor<J> {
       result.fired += handled.length;
       if (askNextDue && jobs.length < this.batchSize && this.options.nextDue)
         nextDue = await this.options.nextDue(client, clock.now());
-      await client.query('COMMIT');
+      await client.query(fence ? fence.commit : 'COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       if (!(error instanceof BatchRolledBack)) throw error;
@@ -278,12 +292,17 @@ export class JobExecutor<J> {
       const signal = this.abort?.signal;
       let pauseMs = this.pollIntervalMs;
       try {
-        const { result, nextDue } = await this.batch(true);
+        const { result, nextDue } = await this.batch(true, true);
         if (result.claimed === this.batchSize) pauseMs = 0;
         else if (nextDue)
           pauseMs = Math.min(pauseMs, Math.max(0, nextDue.getTime() - this.options.clock.now().getTime()));
       } catch (error) {
-        this.options.logger?.warn({ err: error, executor: this.options.name }, 'job batch failed');
+        if (isLeaderLeaseLost(error))
+          this.options.logger?.info(
+            { executor: this.options.name },
+            'the leader lease is lost; the batch was rolled back',
+          );
+        else this.options.logger?.warn({ err: error, executor: this.options.name }, 'job batch failed');
       }
       if (pauseMs > 0 && this.generation === generation)
         await sleep(pauseMs, undefined, { signal }).catch(() => undefined);

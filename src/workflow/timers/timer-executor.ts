@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { JobExecutor, type JobObserver } from './job-executor.js';
+import type { TransactionFence } from './leader-fence.js';
 import {
   claimDueTimerJobs,
   completeTimerFiring,
@@ -35,6 +36,8 @@ export interface TimerExecutorOptions {
   concurrency?: number;
   savepoints?: 'always' | 'after-failure';
   pollIntervalMs?: number;
+  /** The leader lease's fence on the loops' transactions (see JobExecutorOptions.fence). */
+  fence?: TransactionFence;
   logger?: Logger;
 }
 
@@ -66,6 +69,7 @@ export function createTimerExecutor(options: TimerExecutorOptions): JobExecutor<
     concurrency: options.concurrency,
     savepoints: options.savepoints,
     pollIntervalMs: options.pollIntervalMs,
+    fence: options.fence,
     logger: options.logger,
   });
 }

@@ -1,22 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { createMigratedDatabase, type TestDatabase } from '../../helpers/database.js';
-import { freePort } from '../../helpers/ports.js';
-
-const repository = fileURLToPath(new URL('../../../', import.meta.url));
-const admin = { email: 'admin@example.com', password: 'failover admin password' };
-
-interface Service {
-  name: string;
-  child: ChildProcess;
-  base: string;
-  output: () => string;
-}
+import {
+  deployer,
+  leaderGauge,
+  processWithTimerStarts,
+  startService,
+  waitFor,
+  type Service,
+} from './service-processes.js';
 
 let db: TestDatabase;
 let dataDir: string;
@@ -32,105 +27,23 @@ after(async () => {
   await db.drop();
 });
 
-/** Starts `weft workflow` from the sources as its own process on the test database. */
-async function startService(name: string): Promise<Service> {
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'workflow'], {
-    cwd: repository,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      WORKFLOW_DATABASE_URL: db.url,
-      WORKFLOW_PORT: String(port),
-      WEFT_DATA_DIR: path.join(dataDir, name),
-      WORKFLOW_JWT_SIGNING_KEY: 'failover-test-signing-key-0123456789abcdef',
-      WORKFLOW_BOOTSTRAP_ADMIN_EMAIL: admin.email,
-      WORKFLOW_BOOTSTRAP_ADMIN_PASSWORD: admin.password,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const service = { name, child, base: `http://127.0.0.1:${port}`, output: () => output };
+async function start(name: string): Promise<Service> {
+  const service = await startService(name, { databaseUrl: db.url, dataDir });
   services.push(service);
-  await waitFor(
-    `${name} to listen`,
-    () => {
-      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
-      return output.includes('workflow listening');
-    },
-    60_000,
-  );
   return service;
 }
 
-async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function leaderGauge(service: Service): Promise<number | null> {
-  try {
-    const text = await (await fetch(`${service.base}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith('weft_timer_leader'));
-    return line === undefined ? null : Number(line.slice(line.lastIndexOf(' ') + 1));
-  } catch {
-    return null;
-  }
-}
-
-async function call(service: Service, method: string, url: string, token: string | null, body?: unknown) {
-  const response = await fetch(`${service.base}${url}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  assert.ok(response.status < 300, `${method} ${url}: ${response.status} ${text}`);
-  return text === '' ? null : (JSON.parse(text) as Record<string, unknown>);
-}
-
-/** A process with one timeDate start event per due time: each must start exactly one instance. */
-function processWithTimerStarts(dueTimes: Date[]): string {
-  const starts = dueTimes
-    .map(
-      (due, i) => `<bpmn:startEvent id="t${i}"><bpmn:timerEventDefinition>
-        <bpmn:timeDate>${due.toISOString()}</bpmn:timeDate></bpmn:timerEventDefinition></bpmn:startEvent>
-        <bpmn:sequenceFlow id="f${i}" sourceRef="t${i}" targetRef="done" />`,
-    )
-    .join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="Defs" targetNamespace="urn:weft:test">
-  <bpmn:process id="ticks" isExecutable="true">${starts}<bpmn:endEvent id="done" /></bpmn:process>
-</bpmn:definitions>`;
-}
-
 test('two service processes on one database: SIGKILL the leader, the other fires the next due timers; none fired twice or lost', async () => {
-  const a = await startService('a');
-  await waitFor('a to lead', async () => (await leaderGauge(a)) === 1, 10_000);
-  const b = await startService('b');
+  const a = await start('a');
+  await waitFor('a to lead', async () => (await leaderGauge(a)) === 1, 10_000, a);
+  const b = await start('b');
   assert.equal(await leaderGauge(b), 0, 'b serves the API but does not lead');
 
-  const login = await call(b, 'POST', '/api/v1/auth/login', null, admin);
-  const token = String(login?.access_token);
-  const org = await call(b, 'POST', '/api/v1/orgs', token, { name: 'Failover', slug: 'failover' });
-  const orgId = String(org?.id);
-  const group = await call(b, 'POST', `/api/v1/orgs/${orgId}/process-groups`, token, { name: 'default' });
+  const deploy = await deployer(b, 'failover');
   // 30 timers, one every 200 ms from 2 s from now: some fire before the kill, the rest after.
   const firstDue = Date.now() + 2_000;
   const dueTimes = Array.from({ length: 30 }, (_, i) => new Date(firstDue + i * 200));
-  await call(b, 'POST', '/api/v1/deployments', token, {
-    org_id: orgId,
-    process_group_id: String(group?.id),
-    xml: processWithTimerStarts(dueTimes),
-  });
+  await deploy(processWithTimerStarts(dueTimes));
 
   const started = async () =>
     (

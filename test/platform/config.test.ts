@@ -43,6 +43,24 @@ describe('configuration', () => {
     );
   });
 
+  test('the timer leader lease: 15 s with a heartbeat of a third by default; the heartbeat must be shorter', () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.workflow.leaderLeaseMs, 15_000);
+    assert.equal(defaults.workflow.leaderHeartbeatMs, 5_000);
+    const short = loadConfig({ WORKFLOW_LEADER_LEASE_MS: '2000' });
+    assert.equal(short.workflow.leaderHeartbeatMs, 666);
+    assert.equal(
+      loadConfig({ WORKFLOW_LEADER_LEASE_MS: '2000', WORKFLOW_LEADER_HEARTBEAT_MS: '500' }).workflow
+        .leaderHeartbeatMs,
+      500,
+    );
+    assert.throws(
+      () => loadConfig({ WORKFLOW_LEADER_LEASE_MS: '2000', WORKFLOW_LEADER_HEARTBEAT_MS: '2000' }),
+      /WORKFLOW_LEADER_HEARTBEAT_MS: must be shorter than WORKFLOW_LEADER_LEASE_MS/,
+    );
+    assert.throws(() => loadConfig({ WORKFLOW_LEADER_LEASE_MS: '10' }), /WORKFLOW_LEADER_LEASE_MS/);
+  });
+
   test('the audit signing key: Ed25519 PEM (also with \\n escapes), checked at boot, never echoed', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const defaults = loadConfig({ WEFT_DATA_DIR: '/tmp/weft-data' });

@@ -8,8 +8,8 @@ import { WorkflowErrors } from '../../errors.js';
 import type { ModelCache } from '../../deployments/model-cache.js';
 import type { ProcessModel } from '../model/index.js';
 import {
-  applyEvent,
-  startInstance,
+  applyEventPausing,
+  startInstancePausing,
   type Effect,
   type EngineContext,
   type EngineError,
@@ -54,6 +54,8 @@ export interface InstanceDriverOptions {
   clock: Clock;
   metrics: EngineMetrics;
   maxStepsPerCall: number;
+  /** Instances one multi-instance body may have (`WORKFLOW_MAX_MULTI_INSTANCE`). */
+  maxMultiInstance: number;
   /** Attempts of an event whose write lost a race with another write of the same instance. */
   maxAttempts?: number;
   /** How many committed instances to keep for {@link InstanceDriver.applyToRecent}. */
@@ -202,7 +204,7 @@ export class InstanceDriver {
       ...(input.startEventId === undefined ? {} : { startEventId: input.startEventId }),
       ...(input.parent === undefined ? {} : { calledByParent: true }),
     };
-    const first = this.unwrap(startInstance(model, startInput, ctx));
+    const first = this.unwrap(await startInstancePausing(model, startInput, ctx, yieldToEventLoop));
     const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
     // The effects' foreign keys are deferred, so they can come before the instance row, whose
     // counter row lock is then held only until the statement commits.
@@ -403,7 +405,7 @@ export class InstanceDriver {
       variables: input.variables,
       ...(input.startEventId === undefined ? {} : { startEventId: input.startEventId }),
     };
-    const first = this.unwrap(startInstance(model, startInput, ctx));
+    const first = this.unwrap(await startInstancePausing(model, startInput, ctx, yieldToEventLoop));
     const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
     const instance: NewInstance = {
       id,
@@ -656,7 +658,9 @@ export class InstanceDriver {
     await condition?.check(stored, ctx.now);
     const model = await this.options.models.get(stored.record.definition_id);
     const owner = { orgId: stored.record.org_id, instanceId };
-    const first = this.unwrap(applyEvent(model, stored.engineState, event, ctx));
+    const first = this.unwrap(
+      await applyEventPausing(model, stored.engineState, event, ctx, yieldToEventLoop),
+    );
     const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
     const parent =
       stored.record.parent_instance_id === null ? null : { instanceId: stored.record.parent_instance_id };
@@ -704,7 +708,7 @@ export class InstanceDriver {
       const outcome = await this.options.immediate.run(next, owner);
       if (outcome === null) continue;
       for (const entry of outcome.history ?? []) effects.push({ type: 'history', entry });
-      const result = applyEvent(model, state, outcome.event, ctx);
+      const result = await applyEventPausing(model, state, outcome.event, ctx, yieldToEventLoop);
       if (!result.ok) throw new Error(`the engine refused an immediate answer: ${result.error.message}`);
       state = result.state;
       effects.push(...result.effects);
@@ -734,6 +738,7 @@ export class InstanceDriver {
       now: this.options.clock.now(),
       newId: randomUUID,
       maxStepsPerCall: this.options.maxStepsPerCall,
+      maxMultiInstance: this.options.maxMultiInstance,
     };
   }
 
@@ -780,6 +785,14 @@ export class StaleDefinitionError extends Error {
   constructor(readonly definitionId: string) {
     super(`definition ${definitionId} is no longer the latest enabled version of its key`);
   }
+}
+
+/**
+ * Lets the event loop serve other work (health checks, other requests) between slices of a long
+ * engine call, such as the start of a multi-instance body of thousands of instances.
+ */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The outcome of one item of a batch driven on its own: its instance, or the error it threw. */

@@ -106,9 +106,9 @@ export const environmentSchema = Type.Object({
       'Elements one token may enter in one transaction before it stops with an incident (a loop without a wait)',
   }),
   WORKFLOW_MAX_MULTI_INSTANCE: Type.Integer({
-    default: 10_000,
+    default: 1000,
     minimum: 1,
-    maximum: 1_000_000,
+    maximum: 100_000,
     description:
       'Instances one multi-instance activity may have (loop cardinality or input collection size); more is an incident on the activity',
   }),

@@ -43,6 +43,7 @@ import {
 import { GroupCommit, type GroupOutcome } from './group-commit.js';
 import { RecentInstances } from './recent-instances.js';
 import { WriteStatement, type StatementBuilder } from './write-statement.js';
+import { yieldToEventLoop } from './yield-to-event-loop.js';
 
 /** What the driver needs. */
 export interface InstanceDriverOptions {
@@ -785,14 +786,6 @@ export class StaleDefinitionError extends Error {
   constructor(readonly definitionId: string) {
     super(`definition ${definitionId} is no longer the latest enabled version of its key`);
   }
-}
-
-/**
- * Lets the event loop serve other work (health checks, other requests) between slices of a long
- * engine call, such as the start of a multi-instance body of thousands of instances.
- */
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The outcome of one item of a batch driven on its own: its instance, or the error it threw. */

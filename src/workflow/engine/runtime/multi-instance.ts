@@ -52,10 +52,11 @@ export function enterMultiInstance(
 /**
  * Bytes of variables a parallel body may copy into its instances' tasks at once: each task keeps a
  * snapshot of what its instance sees, so a collection variable is copied once per instance and the
- * write grows with the square of its length. 128 MiB is a few hundred megabytes of memory for the
- * engine call and one statement, well below PostgreSQL's 1 GB limit on a single value.
+ * write grows with the square of its length. 32 MiB keeps the engine call to about a hundred
+ * megabytes of memory and a couple of seconds, and the instance's stored state (which holds every
+ * open task's snapshot) small enough to rewrite on each later event.
  */
-export const MULTI_INSTANCE_COPY_BUDGET_BYTES = 128 * 1024 * 1024;
+export const MULTI_INSTANCE_COPY_BUDGET_BYTES = 32 * 1024 * 1024;
 
 // A body that would start more instances than the limit allows, or copy more variables into them
 // than the budget, stops with an incident before anything of it is created.
@@ -69,7 +70,7 @@ function withinLimits(run: Run, body: TokenState, loop: MultiInstanceModel, coun
   if (count > limit) {
     problem = `multi-instance '${body.elementId}' stopped: ${what}, more than the limit of ${limit} instances (WORKFLOW_MAX_MULTI_INSTANCE)`;
   } else if (!loop.isSequential && count > 1) {
-    const seen = JSON.stringify(tokenVariables(run.state, body)).length;
+    const seen = Buffer.byteLength(JSON.stringify(tokenVariables(run.state, body)));
     const copied = seen * count;
     if (copied > MULTI_INSTANCE_COPY_BUDGET_BYTES) {
       problem =

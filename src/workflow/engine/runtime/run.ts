@@ -54,9 +54,12 @@ export class Run {
     readonly ctx: EngineContext,
   ) {}
 
+  private nowText: string | null = null;
+
   /** The context time as ISO text. */
   now(): string {
-    return this.ctx.now.toISOString();
+    this.nowText ??= this.ctx.now.toISOString();
+    return this.nowText;
   }
 
   /** The model element with this id; a state that names an unknown element is a driver bug. */
@@ -175,6 +178,8 @@ export class Run {
   /** Records a wait as open and tells the driver. */
   openWait(wait: Wait): void {
     // The wait may carry parts of the model (a timer, an extension element): state owns a copy.
+    // The effect shares it: nothing changes a wait in place, and the next call works on a copy of
+    // the state, so one copy is enough (a body of thousands of instances copies their variables once).
     const stored = cloneJson(wait);
     this.state.waits[wait.waitId] = stored;
     const byToken = this.waitsByToken();
@@ -183,7 +188,7 @@ export class Run {
       ofToken.set(stored.waitId, stored);
       byToken.set(stored.tokenId, ofToken);
     }
-    this.effects.push({ type: 'waitOpened', wait: cloneJson(wait) });
+    this.effects.push({ type: 'waitOpened', wait: stored });
   }
 
   /** Removes a wait and tells the driver why. */

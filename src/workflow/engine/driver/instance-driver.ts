@@ -45,6 +45,9 @@ import { RecentInstances } from './recent-instances.js';
 import { WriteStatement, type StatementBuilder } from './write-statement.js';
 import { yieldToEventLoop } from './yield-to-event-loop.js';
 
+/** Effects of an engine call above which the driver pauses before building its write. */
+const LARGE_CALL_EFFECTS = 1000;
+
 /** What the driver needs. */
 export interface InstanceDriverOptions {
   pool: Pool;
@@ -704,7 +707,12 @@ export class InstanceDriver {
       const next = Object.values(state.waits).find(
         (wait) => !attempted.has(wait.waitId) && this.options.immediate.handles(wait),
       );
-      if (!next) return { state, effects };
+      if (!next) {
+        // A call with many effects (a large multi-instance body) has kept the event loop busy; the
+        // write's statement is built next, so others get a turn in between.
+        if (effects.length > LARGE_CALL_EFFECTS) await yieldToEventLoop();
+        return { state, effects };
+      }
       attempted.add(next.waitId);
       const outcome = await this.options.immediate.run(next, owner);
       if (outcome === null) continue;

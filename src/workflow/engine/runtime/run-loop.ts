@@ -14,7 +14,7 @@ export function drain(run: Run): void {
 }
 
 /** Actions run between two pauses of {@link drainPausing}. */
-export const ACTIONS_PER_SLICE = 500;
+export const ACTIONS_PER_SLICE = 200;
 
 /**
  * {@link drain} with a `pause` after every {@link ACTIONS_PER_SLICE} actions, so a call that runs

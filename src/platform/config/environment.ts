@@ -105,6 +105,13 @@ export const environmentSchema = Type.Object({
     description:
       'Elements one token may enter in one transaction before it stops with an incident (a loop without a wait)',
   }),
+  WORKFLOW_MAX_MULTI_INSTANCE: Type.Integer({
+    default: 1000,
+    minimum: 1,
+    maximum: 100_000,
+    description:
+      'Instances one multi-instance activity may have (loop cardinality or input collection size); more is an incident on the activity',
+  }),
   WORKFLOW_HISTORY_RETENTION_DAYS: Type.Integer({
     default: 30,
     minimum: 1,

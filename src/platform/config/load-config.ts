@@ -34,6 +34,8 @@ export interface WorkflowConfig {
   readonly bootstrapAdminOrgSlug: string | undefined;
   readonly loginAttemptsPerMinute: number;
   readonly engineMaxSteps: number;
+  /** Instances one multi-instance activity may have; more is an incident. */
+  readonly engineMaxMultiInstance: number;
   /** Days the history of a finished instance is kept before the leader's housekeeping deletes it. */
   readonly historyRetentionDays: number;
   /** How long the timer leader lease lasts unless renewed. */
@@ -193,6 +195,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       bootstrapAdminOrgSlug: env.WORKFLOW_BOOTSTRAP_ADMIN_ORG_SLUG,
       loginAttemptsPerMinute: env.WORKFLOW_LOGIN_ATTEMPTS_PER_MINUTE,
       engineMaxSteps: env.WORKFLOW_ENGINE_MAX_STEPS,
+      engineMaxMultiInstance: env.WORKFLOW_MAX_MULTI_INSTANCE,
       historyRetentionDays: env.WORKFLOW_HISTORY_RETENTION_DAYS,
       leaderLeaseMs: env.WORKFLOW_LEADER_LEASE_MS,
       leaderHeartbeatMs: leaderHeartbeat,

@@ -88,6 +88,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     clock: deps.clock,
     metrics,
     maxStepsPerCall: deps.config.engineMaxSteps,
+    maxMultiInstance: deps.config.engineMaxMultiInstance,
   });
   const events = createMessagingServices({ ...deps, driver, models });
   const timerMetrics = new TimerMetrics(deps.metrics);

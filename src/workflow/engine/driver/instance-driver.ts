@@ -8,8 +8,8 @@ import { WorkflowErrors } from '../../errors.js';
 import type { ModelCache } from '../../deployments/model-cache.js';
 import type { ProcessModel } from '../model/index.js';
 import {
-  applyEvent,
-  startInstance,
+  applyEventPausing,
+  startInstancePausing,
   type Effect,
   type EngineContext,
   type EngineError,
@@ -43,6 +43,10 @@ import {
 import { GroupCommit, type GroupOutcome } from './group-commit.js';
 import { RecentInstances } from './recent-instances.js';
 import { WriteStatement, type StatementBuilder } from './write-statement.js';
+import { yieldToEventLoop } from './yield-to-event-loop.js';
+
+/** Effects of an engine call above which the driver pauses before building its write. */
+const LARGE_CALL_EFFECTS = 1000;
 
 /** What the driver needs. */
 export interface InstanceDriverOptions {
@@ -54,6 +58,8 @@ export interface InstanceDriverOptions {
   clock: Clock;
   metrics: EngineMetrics;
   maxStepsPerCall: number;
+  /** Instances one multi-instance body may have (`WORKFLOW_MAX_MULTI_INSTANCE`). */
+  maxMultiInstance: number;
   /** Attempts of an event whose write lost a race with another write of the same instance. */
   maxAttempts?: number;
   /** How many committed instances to keep for {@link InstanceDriver.applyToRecent}. */
@@ -202,7 +208,7 @@ export class InstanceDriver {
       ...(input.startEventId === undefined ? {} : { startEventId: input.startEventId }),
       ...(input.parent === undefined ? {} : { calledByParent: true }),
     };
-    const first = this.unwrap(startInstance(model, startInput, ctx));
+    const first = this.unwrap(await startInstancePausing(model, startInput, ctx, yieldToEventLoop));
     const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
     // The effects' foreign keys are deferred, so they can come before the instance row, whose
     // counter row lock is then held only until the statement commits.
@@ -403,7 +409,7 @@ export class InstanceDriver {
       variables: input.variables,
       ...(input.startEventId === undefined ? {} : { startEventId: input.startEventId }),
     };
-    const first = this.unwrap(startInstance(model, startInput, ctx));
+    const first = this.unwrap(await startInstancePausing(model, startInput, ctx, yieldToEventLoop));
     const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
     const instance: NewInstance = {
       id,
@@ -656,7 +662,9 @@ export class InstanceDriver {
     await condition?.check(stored, ctx.now);
     const model = await this.options.models.get(stored.record.definition_id);
     const owner = { orgId: stored.record.org_id, instanceId };
-    const first = this.unwrap(applyEvent(model, stored.engineState, event, ctx));
+    const first = this.unwrap(
+      await applyEventPausing(model, stored.engineState, event, ctx, yieldToEventLoop),
+    );
     const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
     const parent =
       stored.record.parent_instance_id === null ? null : { instanceId: stored.record.parent_instance_id };
@@ -699,12 +707,17 @@ export class InstanceDriver {
       const next = Object.values(state.waits).find(
         (wait) => !attempted.has(wait.waitId) && this.options.immediate.handles(wait),
       );
-      if (!next) return { state, effects };
+      if (!next) {
+        // A call with many effects (a large multi-instance body) has kept the event loop busy; the
+        // write's statement is built next, so others get a turn in between.
+        if (effects.length > LARGE_CALL_EFFECTS) await yieldToEventLoop();
+        return { state, effects };
+      }
       attempted.add(next.waitId);
       const outcome = await this.options.immediate.run(next, owner);
       if (outcome === null) continue;
       for (const entry of outcome.history ?? []) effects.push({ type: 'history', entry });
-      const result = applyEvent(model, state, outcome.event, ctx);
+      const result = await applyEventPausing(model, state, outcome.event, ctx, yieldToEventLoop);
       if (!result.ok) throw new Error(`the engine refused an immediate answer: ${result.error.message}`);
       state = result.state;
       effects.push(...result.effects);
@@ -734,6 +747,7 @@ export class InstanceDriver {
       now: this.options.clock.now(),
       newId: randomUUID,
       maxStepsPerCall: this.options.maxStepsPerCall,
+      maxMultiInstance: this.options.maxMultiInstance,
     };
   }
 

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
+import { prepareValue } from 'pg/lib/utils.js';
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
+import { yieldToEventLoop } from './yield-to-event-loop.js';
+
+/** Elements of an array parameter turned into text between two pauses of the event loop. */
+const ELEMENTS_PER_SLICE = 1000;
 
 /** What a writer adds to a statement: parameters and named CTEs. */
 export interface StatementBuilder {
@@ -38,10 +43,33 @@ export class WriteStatement implements StatementBuilder {
     const { rows } = await client.query<T>({
       name: `workflow.write.${finalName}.${digest}`,
       text,
-      values: this.values,
+      values: await preparedValues(this.values),
     });
     return rows;
   }
+}
+
+/**
+ * The parameters as node-postgres would send them, with long arrays turned into array literals a
+ * slice at a time: converting the columns of thousands of rows (a large multi-instance body) in one
+ * go would block the event loop for as long. Short arrays and other values go as they are.
+ */
+async function preparedValues(values: readonly unknown[]): Promise<unknown[]> {
+  const prepared: unknown[] = [];
+  for (const value of values) {
+    if (!Array.isArray(value) || value.length <= ELEMENTS_PER_SLICE) {
+      prepared.push(value);
+      continue;
+    }
+    const parts: string[] = [];
+    for (let start = 0; start < value.length; start += ELEMENTS_PER_SLICE) {
+      await yieldToEventLoop();
+      const literal = prepareValue(value.slice(start, start + ELEMENTS_PER_SLICE)) as string;
+      parts.push(literal.slice(1, -1));
+    }
+    prepared.push(`{${parts.join(',')}}`);
+  }
+  return prepared;
 }
 
 /**

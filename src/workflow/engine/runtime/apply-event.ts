@@ -9,7 +9,7 @@ import { cloneJson, nonJsonPath } from './json.js';
 import { continueMultiInstance } from './multi-instance.js';
 import type { EngineContext, EngineError, EngineEvent, EngineResult } from './protocol.js';
 import { Run } from './run.js';
-import { drain, isLive } from './run-loop.js';
+import { drain, drainPausing, isLive } from './run-loop.js';
 import { endInstance } from './scope-end.js';
 import { terminateToken } from './terminate.js';
 import type { Incident, InstanceState, Variables, Wait } from './types.js';
@@ -26,6 +26,36 @@ export function applyEvent(
   event: EngineEvent,
   ctx: EngineContext,
 ): EngineResult {
+  const begun = beginEvent(model, state, event, ctx);
+  if (!(begun instanceof Run)) return begun;
+  drain(begun);
+  return { ok: true, state: begun.state, effects: begun.effects };
+}
+
+/**
+ * {@link applyEvent} that calls `pause` between slices of its work (see `drainPausing`), for a
+ * driver that must stay responsive while an event creates thousands of tokens. Same result.
+ */
+export async function applyEventPausing(
+  model: ProcessModel,
+  state: InstanceState,
+  event: EngineEvent,
+  ctx: EngineContext,
+  pause: () => Promise<void>,
+): Promise<EngineResult> {
+  const begun = beginEvent(model, state, event, ctx);
+  if (!(begun instanceof Run)) return begun;
+  await drainPausing(begun, pause);
+  return { ok: true, state: begun.state, effects: begun.effects };
+}
+
+// A private copy of the state with the event applied and its work on the agenda, or the refusal.
+function beginEvent(
+  model: ProcessModel,
+  state: InstanceState,
+  event: EngineEvent,
+  ctx: EngineContext,
+): Run | EngineResult {
   if (!isLive(state.status)) return refuse('instanceEnded', `the instance has ended (${state.status})`);
   const variables = 'variables' in event ? (event.variables ?? null) : null;
   const bad = variables === null ? null : nonJsonPath(variables, 'variables');
@@ -35,8 +65,7 @@ export function applyEvent(
   const run = new Run(model, cloneJson(state), ctx);
   const error = dispatch(run, event, variables === null ? null : cloneJson(variables));
   if (error !== null) return { ok: false, error };
-  drain(run);
-  return { ok: true, state: run.state, effects: run.effects };
+  return run;
 }
 
 function dispatch(run: Run, event: EngineEvent, variables: Variables | null): EngineError | null {

@@ -62,7 +62,7 @@ function countStep(run: Run, token: TokenState): boolean {
   run.totalSteps += 1;
   const limit = run.ctx.maxStepsPerCall;
   // The total bound catches a loop that splits into more tokens on every turn.
-  if (steps <= limit && run.totalSteps <= limit * 10) return true;
+  if (steps <= limit && run.totalSteps <= limit * 10 + run.multiInstanceSteps) return true;
   run.raiseIncident(
     token,
     'stepLimit',

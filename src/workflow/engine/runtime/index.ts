@@ -2,8 +2,8 @@
  * The BPMN token engine: pure functions from (model, state, event) to (new state, effects). No
  * database, no clock, no I/O: time and ids come from the {@link EngineContext}.
  */
-export { startInstance } from './start-instance.js';
-export { applyEvent } from './apply-event.js';
+export { startInstance, startInstancePausing } from './start-instance.js';
+export { applyEvent, applyEventPausing } from './apply-event.js';
 export { DEFAULT_RETRIES } from './activities.js';
 export type * from './protocol.js';
 export type * from './types.js';

@@ -24,9 +24,10 @@ export function enterMultiInstance(
 ): void {
   const items = loopItems(run, body, loop);
   if (items === null) return;
+  const count = typeof items === 'number' ? items : items.length;
+  if (!withinLimits(run, body, loop, count)) return;
   const boundaries = prepareBoundaryWaits(run, body, element);
   if (boundaries === null) return;
-  const count = typeof items === 'number' ? items : items.length;
   body.multiInstance = {
     items: typeof items === 'number' ? null : items,
     nrOfInstances: count,
@@ -44,7 +45,43 @@ export function enterMultiInstance(
     return;
   }
   const first = loop.isSequential ? 1 : count;
+  run.allowMultiInstanceSteps(first);
   for (let index = 0; index < first; index++) startInstance(run, body, loop);
+}
+
+/**
+ * Bytes of variables a parallel body may copy into its instances' tasks at once: each task keeps a
+ * snapshot of what its instance sees, so a collection variable is copied once per instance and the
+ * write grows with the square of its length. 32 MiB keeps the engine call to about a hundred
+ * megabytes of memory and a couple of seconds, and the instance's stored state (which holds every
+ * open task's snapshot) small enough to rewrite on each later event.
+ */
+export const MULTI_INSTANCE_COPY_BUDGET_BYTES = 32 * 1024 * 1024;
+
+// A body that would start more instances than the limit allows, or copy more variables into them
+// than the budget, stops with an incident before anything of it is created.
+function withinLimits(run: Run, body: TokenState, loop: MultiInstanceModel, count: number): boolean {
+  const limit = run.ctx.maxMultiInstance;
+  const what =
+    loop.inputCollection !== null
+      ? `its input collection has ${count} items`
+      : `its loop cardinality is ${count}`;
+  let problem: string | null = null;
+  if (count > limit) {
+    problem = `multi-instance '${body.elementId}' stopped: ${what}, more than the limit of ${limit} instances (WORKFLOW_MAX_MULTI_INSTANCE)`;
+  } else if (!loop.isSequential && count > 1) {
+    const seen = Buffer.byteLength(JSON.stringify(tokenVariables(run.state, body)));
+    const copied = seen * count;
+    if (copied > MULTI_INSTANCE_COPY_BUDGET_BYTES) {
+      problem =
+        `multi-instance '${body.elementId}' stopped: ${count} parallel instances would each copy the ` +
+        `${seen} bytes of variables they see (${copied} bytes), more than the ` +
+        `${MULTI_INSTANCE_COPY_BUDGET_BYTES} bytes one engine call may copy`;
+    }
+  }
+  if (problem === null) return true;
+  run.raiseIncident(body, 'multiInstanceLimit', problem, { action: 'activate' });
+  return false;
 }
 
 /**
@@ -84,7 +121,7 @@ export function continueMultiInstance(run: Run, body: TokenState): void {
   const loop = 'multiInstance' in element ? element.multiInstance : null;
   if (mi === null || loop === null || body.localScopeId === null) return;
   body.phase = 'waiting';
-  const active = run.tokensIn(body.localScopeId).length;
+  const active = run.countTokensIn(body.localScopeId);
   const scope = run.scope(body.localScopeId);
   Object.assign(scope.variables, counters(mi, active));
   let done = mi.nrOfCompletedInstances >= mi.nrOfInstances;
@@ -114,7 +151,7 @@ function startInstance(run: Run, body: TokenState, loop: MultiInstanceModel): vo
   if (loop.inputElement !== null) setOwn(variables, loop.inputElement, mi.items?.[index] ?? null);
   const scope = run.newScope(body.elementId, body.localScopeId, instance.id, variables);
   instance.localScopeId = scope.id;
-  Object.assign(run.scope(body.localScopeId).variables, counters(mi, run.tokensIn(body.localScopeId).length));
+  Object.assign(run.scope(body.localScopeId).variables, counters(mi, run.countTokensIn(body.localScopeId)));
   run.schedule({ kind: 'enter', tokenId: instance.id });
 }
 

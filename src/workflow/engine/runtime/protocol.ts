@@ -18,6 +18,8 @@ export interface EngineContext {
   newId(): string;
   /** Elements one token may enter in one call before it stops with an incident (a loop without a wait). */
   maxStepsPerCall: number;
+  /** Instances one multi-instance body may have (cardinality or collection size); more is an incident. */
+  maxMultiInstance: number;
 }
 
 /** Input of {@link startInstance}. */

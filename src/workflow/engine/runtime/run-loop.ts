@@ -10,15 +10,36 @@ import type { Action, Run } from './run.js';
  * on the agenda may be on its way to one. Sets the status to `incident` while incidents are open.
  */
 export function drain(run: Run): void {
+  while (!drainSome(run, Number.POSITIVE_INFINITY));
+}
+
+/** Actions run between two pauses of {@link drainPausing}. */
+export const ACTIONS_PER_SLICE = 200;
+
+/**
+ * {@link drain} with a `pause` after every {@link ACTIONS_PER_SLICE} actions, so a call that runs
+ * thousands of actions (a large multi-instance body) lets the driver's process serve other work
+ * between slices. The result is the same as {@link drain}'s.
+ */
+export async function drainPausing(run: Run, pause: () => Promise<void>): Promise<void> {
+  while (!drainSome(run, ACTIONS_PER_SLICE)) await pause();
+}
+
+// Runs up to `budget` actions; true when the agenda is done.
+function drainSome(run: Run, budget: number): boolean {
   const { state } = run;
+  let performed = 0;
   for (;;) {
-    for (let action = run.agenda.shift(); action !== undefined; action = run.agenda.shift()) {
+    for (let action = run.nextAction(); action !== undefined; action = run.nextAction()) {
       if (!isLive(state.status)) break;
       perform(run, action);
+      performed += 1;
+      if (performed >= budget) return false;
     }
     if (!isLive(state.status) || !fireInclusiveJoins(run)) break;
   }
   if (isLive(state.status)) state.status = Object.keys(state.incidents).length > 0 ? 'incident' : 'running';
+  return true;
 }
 
 /** True while the instance has not ended. */

@@ -29,10 +29,24 @@ export type Action =
  */
 export class Run {
   readonly effects: Effect[] = [];
-  readonly agenda: Action[] = [];
+  private readonly agenda: Action[] = [];
+  // Where the next action is: Array#shift moves every queued action, which is quadratic when a
+  // parallel multi-instance body queues thousands at once.
+  private agendaHead = 0;
   /** Elements entered in this call by each token's lineage (a token split off inherits the count). */
   readonly steps = new Map<string, number>();
   totalSteps = 0;
+  /** Steps the call may take beyond its total bound: the instances parallel bodies started in it. */
+  multiInstanceSteps = 0;
+  // Indexes of tokens by scope and waits by token, so a multi-instance body with thousands of
+  // instances does not scan every token or wait for each one. Built on first use from the object
+  // they index, kept up to date by the methods that add and remove, and rebuilt when a behaviour
+  // replaces that object (the end of an instance).
+  private tokenIndex: {
+    of: Record<string, TokenState>;
+    byScope: Map<string, Map<string, TokenState>>;
+  } | null = null;
+  private waitIndex: { of: Record<string, Wait>; byToken: Map<string, Map<string, Wait>> } | null = null;
 
   constructor(
     readonly model: ProcessModel,
@@ -40,9 +54,12 @@ export class Run {
     readonly ctx: EngineContext,
   ) {}
 
+  private nowText: string | null = null;
+
   /** The context time as ISO text. */
   now(): string {
-    return this.ctx.now.toISOString();
+    this.nowText ??= this.ctx.now.toISOString();
+    return this.nowText;
   }
 
   /** The model element with this id; a state that names an unknown element is a driver bug. */
@@ -64,9 +81,35 @@ export class Run {
     return scope;
   }
 
+  /**
+   * Lets the instances a multi-instance body starts enter their element without using the total
+   * step bound of the call, up to the multi-instance limit in all: a body of many instances is not
+   * a loop, but a loop through such a body still stops.
+   */
+  allowMultiInstanceSteps(instances: number): void {
+    this.multiInstanceSteps = Math.min(this.ctx.maxMultiInstance, this.multiInstanceSteps + instances);
+  }
+
   /** Queues an action at the end of the agenda. */
   schedule(action: Action): void {
     this.agenda.push(action);
+  }
+
+  /** Takes the next action off the agenda; undefined when it is empty. */
+  nextAction(): Action | undefined {
+    if (this.agendaHead >= this.agenda.length) {
+      this.clearAgenda();
+      return undefined;
+    }
+    const action = this.agenda[this.agendaHead];
+    this.agendaHead += 1;
+    return action;
+  }
+
+  /** Drops every queued action (the instance ended). */
+  clearAgenda(): void {
+    this.agenda.length = 0;
+    this.agendaHead = 0;
   }
 
   /** Creates a token at an element; it inherits the step count of `parent` when given. */
@@ -82,13 +125,17 @@ export class Run {
       loopCounter: null,
     };
     this.state.tokens[token.id] = token;
+    this.indexToken(token);
     if (parent !== undefined) this.steps.set(token.id, this.steps.get(parent) ?? 0);
     return token;
   }
 
   /** Removes a token (its waits and local scope are the caller's business). */
   dropToken(tokenId: string): void {
+    const token = this.state.tokens[tokenId];
+    if (token === undefined) return;
     delete this.state.tokens[tokenId];
+    this.tokensByScope()?.get(token.scopeId)?.delete(tokenId);
   }
 
   /** Creates a scope instance. */
@@ -113,19 +160,35 @@ export class Run {
 
   /** Tokens living in a scope, in creation order. */
   tokensIn(scopeId: string): TokenState[] {
-    return Object.values(this.state.tokens).filter((token) => token.scopeId === scopeId);
+    const inScope = this.tokensByScope(true)?.get(scopeId);
+    return inScope === undefined ? [] : [...inScope.values()];
+  }
+
+  /** How many tokens live in a scope. */
+  countTokensIn(scopeId: string): number {
+    return this.tokensByScope(true)?.get(scopeId)?.size ?? 0;
   }
 
   /** Open waits of a token (its own, its boundary events', its event-based gateway branches). */
   waitsOf(tokenId: string): Wait[] {
-    return Object.values(this.state.waits).filter((wait) => wait.tokenId === tokenId);
+    const ofToken = this.waitsByToken(true)?.get(tokenId);
+    return ofToken === undefined ? [] : [...ofToken.values()];
   }
 
   /** Records a wait as open and tells the driver. */
   openWait(wait: Wait): void {
     // The wait may carry parts of the model (a timer, an extension element): state owns a copy.
-    this.state.waits[wait.waitId] = cloneJson(wait);
-    this.effects.push({ type: 'waitOpened', wait: cloneJson(wait) });
+    // The effect shares it: nothing changes a wait in place, and the next call works on a copy of
+    // the state, so one copy is enough (a body of thousands of instances copies their variables once).
+    const stored = cloneJson(wait);
+    this.state.waits[wait.waitId] = stored;
+    const byToken = this.waitsByToken();
+    if (byToken !== null) {
+      const ofToken = byToken.get(stored.tokenId) ?? new Map<string, Wait>();
+      ofToken.set(stored.waitId, stored);
+      byToken.set(stored.tokenId, ofToken);
+    }
+    this.effects.push({ type: 'waitOpened', wait: stored });
   }
 
   /** Removes a wait and tells the driver why. */
@@ -133,7 +196,40 @@ export class Run {
     const wait = this.state.waits[waitId];
     if (wait === undefined) return;
     delete this.state.waits[waitId];
+    this.waitsByToken()?.get(wait.tokenId)?.delete(waitId);
     this.effects.push({ type: 'waitClosed', waitId, kind: wait.kind, elementId: wait.elementId, reason });
+  }
+
+  // The index of tokens by scope: null when not built (or stale) and `build` is false.
+  private tokensByScope(build = false): Map<string, Map<string, TokenState>> | null {
+    if (this.tokenIndex?.of === this.state.tokens) return this.tokenIndex.byScope;
+    if (!build) return null;
+    const byScope = new Map<string, Map<string, TokenState>>();
+    this.tokenIndex = { of: this.state.tokens, byScope };
+    for (const token of Object.values(this.state.tokens)) this.indexToken(token);
+    return byScope;
+  }
+
+  private indexToken(token: TokenState): void {
+    const byScope = this.tokensByScope();
+    if (byScope === null) return;
+    const inScope = byScope.get(token.scopeId) ?? new Map<string, TokenState>();
+    inScope.set(token.id, token);
+    byScope.set(token.scopeId, inScope);
+  }
+
+  // The index of open waits by token: null when not built (or stale) and `build` is false.
+  private waitsByToken(build = false): Map<string, Map<string, Wait>> | null {
+    if (this.waitIndex?.of === this.state.waits) return this.waitIndex.byToken;
+    if (!build) return null;
+    const byToken = new Map<string, Map<string, Wait>>();
+    for (const wait of Object.values(this.state.waits)) {
+      const ofToken = byToken.get(wait.tokenId) ?? new Map<string, Wait>();
+      ofToken.set(wait.waitId, wait);
+      byToken.set(wait.tokenId, ofToken);
+    }
+    this.waitIndex = { of: this.state.waits, byToken };
+    return byToken;
   }
 
   /** Stops a token with an incident. */

@@ -32,7 +32,7 @@ export function endInstance(
   for (const id of Object.keys(state.scopes)) if (id !== state.rootScopeId) delete state.scopes[id];
   state.tokens = {};
   state.joins = {};
-  run.agenda.length = 0;
+  run.clearAgenda();
   run.history('instanceEnded', run.model.processKey, null, { status });
   run.effects.push({ type: 'instanceEnded', status });
 }

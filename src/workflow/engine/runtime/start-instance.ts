@@ -2,7 +2,7 @@ import type { ProcessModel } from '../model/index.js';
 import { cloneJson, nonJsonPath } from './json.js';
 import type { EngineContext, EngineResult, StartInput } from './protocol.js';
 import { Run } from './run.js';
-import { drain } from './run-loop.js';
+import { drain, drainPausing } from './run-loop.js';
 import type { InstanceState } from './types.js';
 
 /**
@@ -11,6 +11,30 @@ import type { InstanceState } from './types.js';
  * token waits. A process of scripts and gateways only completes within this call.
  */
 export function startInstance(model: ProcessModel, input: StartInput, ctx: EngineContext): EngineResult {
+  const begun = beginStart(model, input, ctx);
+  if (!(begun instanceof Run)) return begun;
+  drain(begun);
+  return { ok: true, state: begun.state, effects: begun.effects };
+}
+
+/**
+ * {@link startInstance} that calls `pause` between slices of its work (see `drainPausing`), for a
+ * driver that must stay responsive while a start creates thousands of tokens. Same result.
+ */
+export async function startInstancePausing(
+  model: ProcessModel,
+  input: StartInput,
+  ctx: EngineContext,
+  pause: () => Promise<void>,
+): Promise<EngineResult> {
+  const begun = beginStart(model, input, ctx);
+  if (!(begun instanceof Run)) return begun;
+  await drainPausing(begun, pause);
+  return { ok: true, state: begun.state, effects: begun.effects };
+}
+
+// The new instance with its start token on the agenda, or the refusal.
+function beginStart(model: ProcessModel, input: StartInput, ctx: EngineContext): Run | EngineResult {
   const bad = nonJsonPath(input.variables, 'variables');
   if (bad !== null || typeof input.variables !== 'object' || Array.isArray(input.variables)) {
     return {
@@ -53,6 +77,5 @@ export function startInstance(model: ProcessModel, input: StartInput, ctx: Engin
   run.history('instanceStarted', model.processKey, null, { startEventId: start.id, variables });
   const token = run.newToken(start.id, rootScopeId, null);
   run.schedule({ kind: 'enter', tokenId: token.id });
-  drain(run);
-  return { ok: true, state: run.state, effects: run.effects };
+  return run;
 }

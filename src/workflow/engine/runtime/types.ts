@@ -203,7 +203,14 @@ export type IncidentRetry =
   | { action: 'continueMultiInstance' };
 
 /** Why an incident was raised. */
-export type IncidentKind = 'expression' | 'noPath' | 'jobFailed' | 'unhandledError' | 'stepLimit';
+export type IncidentKind =
+  | 'expression'
+  | 'noPath'
+  | 'jobFailed'
+  | 'unhandledError'
+  | 'stepLimit'
+  /** A multi-instance body over the instance limit or the copy budget. */
+  | 'multiInstanceLimit';
 
 /** An open incident. */
 export interface Incident {

@@ -111,6 +111,7 @@ test('applyAll: an instance changed since the batch read it is read again; an en
     clock: { now: () => now },
     metrics: new EngineMetrics(new Registry()),
     maxStepsPerCall: 1_000,
+    maxMultiInstance: 10_000,
   });
   const fresh = await f.start('handover');
   const stale = await f.start('handover');

@@ -50,6 +50,7 @@ function driverWithCount() {
     clock: { now: () => new Date() },
     metrics: new EngineMetrics(new Registry()),
     maxStepsPerCall: 1_000,
+    maxMultiInstance: 10_000,
   });
   const count = (shape: string) => statements.filter((name) => name.includes(shape)).length;
   return { driver, count };

@@ -34,11 +34,15 @@ export async function loadModel(name: string): Promise<ProcessModel> {
 }
 
 /** A deterministic context: ids `id1`, `id2`…, a fixed clock. */
-export function testContext(maxStepsPerCall = 1000): EngineContext & { ids: number } {
+export function testContext(
+  maxStepsPerCall = 1000,
+  maxMultiInstance = 10_000,
+): EngineContext & { ids: number } {
   const context = {
     ids: 0,
     now: new Date('2030-01-02T03:04:05.000Z'),
     maxStepsPerCall,
+    maxMultiInstance,
     newId(): string {
       context.ids += 1;
       return `id${context.ids}`;
@@ -59,8 +63,9 @@ export class Scenario {
   constructor(
     readonly model: ProcessModel,
     maxStepsPerCall = 1000,
+    maxMultiInstance = 10_000,
   ) {
-    this.ctx = testContext(maxStepsPerCall);
+    this.ctx = testContext(maxStepsPerCall, maxMultiInstance);
   }
 
   /** Starts the instance; asserts success. */

@@ -7,6 +7,12 @@ import type { DmnModel } from './dmn/index.js';
  * item definitions, and the names of all DRG elements of the file (they decide which caller variables
  * are free variables). Layout, diagram elements, formatting and unrelated decisions do not count, so
  * a redeploy that leaves a decision's behaviour unchanged is recognised.
+ *
+ * A decision that requires at most MAX_LISTED_REQUIREMENTS elements (every model seen in practice) is
+ * hashed with all of them listed (format 1, as since the first release). Beyond that, listing them
+ * per decision would make a long chain of requirements cost its length squared, so the hash is a
+ * Merkle tree instead (format 2: each element's hash covers the hashes of what it requires). The
+ * format follows from the content alone, so an identical redeploy gives an identical fingerprint.
  */
 export function decisionFingerprint(model: DmnModel, decisionId: string): string {
   return decisionFingerprinter(model)(decisionId);
@@ -64,13 +70,39 @@ export function decisionFingerprinter(model: DmnModel): (decisionId: string) => 
     .sort();
   // The keys of the hashed object in canonical (sorted) order: decision, elements, format,
   // itemDefinitions, names.
-  const tail = `],"format":1,"itemDefinitions":${canonicalJson(model.itemDefinitions)},"names":${canonicalJson(names)}}`;
+  const shared = `"itemDefinitions":${canonicalJson(model.itemDefinitions)},"names":${canonicalJson(names)}}`;
+  const tail = `],"format":1,${shared}`;
+
+  // Format 2: an element's hash covers its JSON and the hashes of what it requires, each worked out
+  // once. A requirement that leads back to an element being hashed (a cycle through a decision
+  // service) counts by its id.
+  const merkle = new Map<string, string>();
+  const open = new Set<string>();
+  const merkleOf = (id: string): string => {
+    const known = merkle.get(id);
+    if (known !== undefined) return known;
+    if (open.has(id)) return `cycle:${id}`;
+    open.add(id);
+    const { json, next } = element(id);
+    const hash = createHash('sha256').update(json, 'utf8');
+    for (const required of next) hash.update(`,${merkleOf(required)}`, 'utf8');
+    open.delete(id);
+    const digest = hash.digest('hex');
+    merkle.set(id, digest);
+    return digest;
+  };
 
   return (decisionId) => {
     const reached = new Set<string>();
     const pending = [decisionId];
     for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
       if (reached.has(id)) continue;
+      if (reached.size === MAX_LISTED_REQUIREMENTS) {
+        const root = merkleOf(decisionId);
+        return createHash('sha256')
+          .update(`{"decision":${JSON.stringify(decisionId)},"format":2,"root":"${root}",${shared}`, 'utf8')
+          .digest('hex');
+      }
       reached.add(id);
       pending.push(...element(id).next);
     }
@@ -83,6 +115,9 @@ export function decisionFingerprinter(model: DmnModel): (decisionId: string) => 
     return hash.digest('hex');
   };
 }
+
+/** Most elements a decision's format-1 fingerprint lists; see decisionFingerprint. */
+export const MAX_LISTED_REQUIREMENTS = 256;
 
 function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

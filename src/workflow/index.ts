@@ -24,6 +24,7 @@ import { bootstrapWorkflow } from './bootstrap.js';
 import { createEngine, registerEngineRoutes } from './engine/engine-service.js';
 import { registerDecisionRoutes } from './decisions/routes.js';
 import { DecisionService } from './decisions/service.js';
+import { setFeelLimits } from './feel/index.js';
 import { decisionWork } from './decisions/decision-work.js';
 import { workflowErrorCatalogue } from './errors.js';
 import { registerOperationsRoutes } from './operations/routes.js';
@@ -139,7 +140,16 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   registerApiKeyRoutes(app, new ApiKeyService(pool, hasher));
   registerUserRoutes(app, new UserService(pool));
   registerOrgRoutes(app, new OrgService(pool));
-  const decisions = new DecisionService(pool);
+  const feel = config.workflow.feel;
+  // FEEL runs inside pure functions all over the engine; its bounds are set once per process.
+  setFeelLimits({ timeoutMs: feel.timeoutMs, maxListLength: feel.maxListLength });
+  const decisions = new DecisionService(pool, {
+    limits: {
+      maxElements: feel.dmnMaxElements,
+      maxExpressions: feel.dmnMaxExpressions,
+      maxExpressionLength: feel.maxExpressionLength,
+    },
+  });
   registerDecisionRoutes(app, decisions);
   registerScriptRoutes(app, sandbox);
   registerSecretRoutes(app, secrets);

@@ -202,6 +202,39 @@ export const environmentSchema = Type.Object({
     maximum: 64 * 1024 * 1024,
     description: 'Largest response body an HTTP connector reads; a larger one fails the attempt',
   }),
+  WORKFLOW_FEEL_TIMEOUT_MS: Type.Integer({
+    default: 1000,
+    minimum: 10,
+    maximum: 600_000,
+    description:
+      'Wall-clock budget of one FEEL evaluation that can loop (`for`, `some`/`every`, functions, filters): a decision, condition or mapping over it fails (4xx or incident)',
+  }),
+  WORKFLOW_FEEL_MAX_LIST_LENGTH: Type.Integer({
+    default: 100_000,
+    minimum: 100,
+    maximum: 100_000_000,
+    description:
+      'Longest list FEEL may build by iterating a range (`for i in 1..n`) or by `split`; a longer one fails the evaluation',
+  }),
+  WORKFLOW_FEEL_MAX_EXPRESSION_LENGTH: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    maximum: 10_000_000,
+    description: 'Longest FEEL text (an expression or unary tests) a deployed DMN file may contain',
+  }),
+  WORKFLOW_DMN_MAX_ELEMENTS: Type.Integer({
+    default: 2000,
+    minimum: 1,
+    maximum: 1_000_000,
+    description:
+      'Most DRG elements (decisions, input data, business knowledge models, decision services) in one deployed DMN file',
+  }),
+  WORKFLOW_DMN_MAX_EXPRESSIONS: Type.Integer({
+    default: 50_000,
+    minimum: 1,
+    maximum: 10_000_000,
+    description: 'Most FEEL texts (`<text>` elements: expressions, rule entries) in one deployed DMN file',
+  }),
   RECORDS_PORT: Type.Integer({
     default: 8081,
     minimum: 0,

@@ -47,6 +47,16 @@ export interface WorkflowConfig {
   readonly connectors: ConnectorsConfig;
   /** `required`: the external-task endpoints need a token of a Worker and are scoped to its orgs. */
   readonly externalTasksAuth: ExternalTasksAuth;
+  readonly feel: FeelConfig;
+}
+
+/** Bounds on FEEL evaluation and on what one deployed DMN file may contain. */
+export interface FeelConfig {
+  readonly timeoutMs: number;
+  readonly maxListLength: number;
+  readonly maxExpressionLength: number;
+  readonly dmnMaxElements: number;
+  readonly dmnMaxExpressions: number;
 }
 
 /** Who may call the external-task endpoints: anyone (the spec's default), or a Worker with a token. */
@@ -221,6 +231,13 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
         maxResponseBytes: env.WORKFLOW_CONNECTOR_MAX_RESPONSE_BYTES,
       },
       externalTasksAuth: env.WORKFLOW_EXTERNAL_TASKS_AUTH,
+      feel: {
+        timeoutMs: env.WORKFLOW_FEEL_TIMEOUT_MS,
+        maxListLength: env.WORKFLOW_FEEL_MAX_LIST_LENGTH,
+        maxExpressionLength: env.WORKFLOW_FEEL_MAX_EXPRESSION_LENGTH,
+        dmnMaxElements: env.WORKFLOW_DMN_MAX_ELEMENTS,
+        dmnMaxExpressions: env.WORKFLOW_DMN_MAX_EXPRESSIONS,
+      },
     },
     records: {
       port: env.RECORDS_PORT,

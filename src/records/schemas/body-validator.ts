@@ -2,11 +2,20 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { RecordsErrors, type FieldProblem } from '../errors.js';
 import { systemFields } from '../types.js';
+import { re2AjvEngine } from './re2-ajv-engine.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false }));
+const ajv = addFormats(
+  new Ajv({
+    allErrors: true,
+    strict: false,
+    coerceTypes: false,
+    useDefaults: false,
+    code: { regExp: re2AjvEngine },
+  }),
+);
 
 /** A compiled validator of one request body shape that throws VALIDATION_ERROR listing every field. */
 export type BodyValidator = (body: unknown) => Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { re2PatternProblem } from '../../platform/regex/re2-pattern.js';
 import { validateAccessSection } from '../access/validate-access.js';
 import { validateArchiveSpec } from '../archive/archive-spec.js';
 import {
@@ -200,12 +201,9 @@ function validateField(
     if (type !== 'string' || typeof raw.pattern !== 'string')
       fail('pattern', 'applies to string fields only');
     else {
-      try {
-        new RegExp(raw.pattern, 'u');
-        field.pattern = raw.pattern;
-      } catch {
-        fail('pattern', 'is not a valid regular expression');
-      }
+      const problem = re2PatternProblem(raw.pattern);
+      if (problem === null) field.pattern = raw.pattern;
+      else fail('pattern', `is not a valid RE2 regular expression (${problem})`);
     }
   }
   if (type === 'enum') {

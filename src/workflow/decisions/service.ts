@@ -5,13 +5,15 @@ import { WorkflowErrors } from '../errors.js';
 import { orgExists } from '../orgs/org-repository.js';
 import { CompiledCache, type CompiledCacheLimits } from './compiled-cache.js';
 import { DecisionEvaluationFailedError, evaluationFailed, UnknownDecisionError } from './decision-errors.js';
-import { decisionFingerprint } from './decision-fingerprint.js';
+import { decisionFingerprinter } from './decision-fingerprint.js';
 import {
   compileDmn,
+  defaultDmnLimits,
   DmnEvaluationError,
   DmnValidationError,
   evaluateDecision,
   type CompiledDmn,
+  type DmnLimits,
   type DmnProblem,
   type MatchedRule,
 } from './dmn/index.js';
@@ -71,6 +73,8 @@ export interface DecisionEvaluation {
 export interface DecisionServiceOptions {
   /** Bounds of the in-memory cache of compiled DMN files (default 500 files, 64 Mi characters of XML). */
   cache?: Partial<CompiledCacheLimits>;
+  /** What one deployed file may contain (defaults: defaultDmnLimits). */
+  limits?: Partial<DmnLimits>;
 }
 
 /**
@@ -80,6 +84,7 @@ export interface DecisionServiceOptions {
  */
 export class DecisionService {
   private readonly compiled: CompiledCache<CompiledDmn>;
+  private readonly limits: DmnLimits;
 
   constructor(
     private readonly pool: Pool,
@@ -89,6 +94,7 @@ export class DecisionService {
       maxEntries: options.cache?.maxEntries ?? 500,
       maxWeight: options.cache?.maxWeight ?? 64 * 2 ** 20,
     });
+    this.limits = { ...defaultDmnLimits, ...options.limits };
   }
 
   /**
@@ -99,11 +105,12 @@ export class DecisionService {
    */
   async deploy(identity: Identity, orgId: string, xml: string): Promise<DeployResult> {
     requireOrgRole(identity, orgId, ['Developer']);
-    const compiled = compileOrRefuse(xml);
+    const compiled = compileOrRefuse(xml, this.limits);
+    const fingerprint = decisionFingerprinter(compiled.model);
     const wanted = compiled.decisions.map((decision) => ({
       key: decision.id,
       name: decision.name.trim() === '' ? decision.id : decision.name,
-      hash: decisionFingerprint(compiled.model, decision.id),
+      hash: fingerprint(decision.id),
     }));
     // Keys are locked in one order so that two files sharing keys cannot deadlock.
     const byKey = [...wanted].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -282,11 +289,14 @@ export class DecisionService {
   }
 }
 
-/** Compiles a file to deploy, or throws 400 `U400` listing every problem in `details.errors`. */
-function compileOrRefuse(xml: string): CompiledDmn {
+/**
+ * Compiles a file to deploy, or throws 400 `U400` listing every problem in `details.errors` (a file
+ * over the limits among them, naming the limit).
+ */
+function compileOrRefuse(xml: string, limits: DmnLimits): CompiledDmn {
   let problems: DmnProblem[];
   try {
-    const compiled = compileDmn(xml);
+    const compiled = compileDmn(xml, limits);
     problems = [];
     if (compiled.decisions.length === 0) {
       problems.push({ elementId: null, message: 'the file has no decisions' });

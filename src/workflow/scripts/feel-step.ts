@@ -1,4 +1,5 @@
 import { evaluate, SyntaxError as FeelSyntaxError } from 'feelin';
+import { feelVariables } from '../feel/index.js';
 import { isJsonObject, toJsonValue } from './json-value.js';
 import { positionAt } from './source-position.js';
 import { jsonKind, resultVariableOf, singleChange, stepError, type StepRun } from './step-run.js';
@@ -12,7 +13,7 @@ export function runFeelStep(step: ScriptStep, variables: Variables): StepRun {
   let raw: unknown;
   let warnings: readonly { message: string }[];
   try {
-    ({ value: raw, warnings } = evaluate(step.expression, variables));
+    ({ value: raw, warnings } = evaluate(step.expression, feelVariables(step.expression, variables)));
   } catch (e) {
     if (e instanceof FeelSyntaxError) {
       const { line, column } = positionAt(step.expression, e.position.from);

@@ -1,4 +1,6 @@
 import type { Clock } from '../../../platform/clock.js';
+import type { RE2JS } from 're2js';
+import { compileRe2, Re2PatternError } from '../../../platform/regex/re2-pattern.js';
 import type { Identity } from '../../types.js';
 import type { ClaimMappingSpec, ClaimSource } from './claim-mapping-schema.js';
 import type { LookupTables } from './lookup-tables.js';
@@ -48,7 +50,7 @@ export function claimMappingProblems(
       case 'regex_extract':
         need('pattern');
         if (source.pattern !== undefined && compilePattern(source.pattern) === undefined)
-          problems.push({ path: `${at}.pattern`, reason: 'is not a valid regular expression' });
+          problems.push({ path: `${at}.pattern`, reason: 'is not a valid RE2 regular expression' });
         break;
       case 'static_append':
         need('value');
@@ -59,11 +61,13 @@ export function claimMappingProblems(
   return problems;
 }
 
-function compilePattern(pattern: string): RegExp | undefined {
+// Claim values come from tokens: RE2 matches them in linear time whatever the pattern.
+function compilePattern(pattern: string): RE2JS | undefined {
   try {
-    return new RegExp(pattern, 'u');
-  } catch {
-    return undefined;
+    return compileRe2(pattern);
+  } catch (error) {
+    if (error instanceof Re2PatternError) return undefined;
+    throw error;
   }
 }
 
@@ -124,9 +128,10 @@ async function transformed(
       if (pattern === undefined) return [];
       const group = source.group ?? 1;
       return values.flatMap((value) => {
-        const match = pattern.exec(value);
+        const match = pattern.exec(value) as (string[] & { groups?: Record<string, string> }) | null;
         if (match === null) return [];
-        const extracted = typeof group === 'number' ? match[group] : match.groups?.[group];
+        const extracted: string | undefined =
+          typeof group === 'number' ? match[group] : match.groups?.[group];
         return extracted === undefined || extracted === '' ? [] : [extracted];
       });
     }

@@ -1,11 +1,23 @@
+import { expressionLengthProblem, type DmnLimits } from './dmn-limits.js';
 import { analyzeFeel } from './feel-analysis.js';
 import type { DmnExpression, DmnItemDefinition, DmnModel, DmnProblem } from './types.js';
 
+/** What checking a model found besides its problems. */
+export interface ModelCheck {
+  /**
+   * Whether evaluating some decision can take long: a FEEL text loops, filters or calls a function,
+   * or a boxed invocation or function definition calls one. Such models are evaluated within the
+   * FEEL time budget.
+   */
+  mayRunLong: boolean;
+}
+
 /**
  * Checks a parsed model as a whole: unique ids and names, references that resolve to the right kind of
- * element, no circular requirements, and FEEL syntax of every expression and unary test.
+ * element, no circular requirements, and FEEL syntax of every expression and unary test (and, given
+ * limits, the length of each).
  */
-export function checkModel(model: DmnModel, problems: DmnProblem[]): void {
+export function checkModel(model: DmnModel, problems: DmnProblem[], limits?: DmnLimits): ModelCheck {
   checkIdsAndNames(model, problems);
   checkReferences(model, problems);
   checkCycles(
@@ -18,7 +30,7 @@ export function checkModel(model: DmnModel, problems: DmnProblem[]): void {
     new Map(model.bkms.map((b) => [b.id, { name: b.name, next: b.requiredKnowledge }])),
     problems,
   );
-  checkFeel(model, problems);
+  return checkFeel(model, problems, limits);
 }
 
 function checkIdsAndNames(model: DmnModel, problems: DmnProblem[]): void {
@@ -97,8 +109,9 @@ function checkCycles(
   for (const id of graph.keys()) visit(id);
 }
 
-function checkFeel(model: DmnModel, problems: DmnProblem[]): void {
+function checkFeel(model: DmnModel, problems: DmnProblem[], limits?: DmnLimits): ModelCheck {
   const scope = allNames(model);
+  let mayRunLong = false;
   const check = (
     text: string | null,
     mode: 'expression' | 'unaryTests',
@@ -106,8 +119,16 @@ function checkFeel(model: DmnModel, problems: DmnProblem[]): void {
     what: string,
   ): void => {
     if (text === null) return;
-    const { syntaxError } = analyzeFeel(text, mode, scope);
-    if (syntaxError !== null) problems.push({ elementId, message: `${what} '${text}': ${syntaxError}` });
+    const tooLong = limits === undefined ? null : expressionLengthProblem(text, limits, elementId, what);
+    if (tooLong !== null) {
+      problems.push(tooLong);
+      return;
+    }
+    const analysis = analyzeFeel(text, mode, scope);
+    if (analysis.mayRunLong) mayRunLong = true;
+    if (analysis.syntaxError !== null) {
+      problems.push({ elementId, message: `${what} '${text}': ${analysis.syntaxError}` });
+    }
   };
   const walk = (expression: DmnExpression | null, owner: string): void => {
     if (expression === null) return;
@@ -143,10 +164,12 @@ function checkFeel(model: DmnModel, problems: DmnProblem[]): void {
         for (const row of expression.rows) for (const cell of row) walk(cell, at);
         break;
       case 'invocation':
+        mayRunLong = true;
         check(expression.callee, 'expression', at, 'invoked function');
         for (const binding of expression.bindings) walk(binding.value, at);
         break;
       case 'function':
+        mayRunLong = true;
         walk(expression.body, at);
         break;
     }
@@ -158,6 +181,7 @@ function checkFeel(model: DmnModel, problems: DmnProblem[]): void {
     item.components.forEach(checkItem);
   };
   model.itemDefinitions.forEach(checkItem);
+  return { mayRunLong };
 }
 
 /** Every name a FEEL text of the model may use: DRG elements, context entries, parameters, components. */

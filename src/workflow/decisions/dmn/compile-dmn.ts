@@ -1,6 +1,7 @@
 import { FeelFunction } from 'feelin';
 import { compileBoxed, compileFunction } from './boxed-expressions.js';
 import { compileDecisionTableEntries, type TableEvaluator } from './decision-table.js';
+import type { DmnLimits } from './dmn-limits.js';
 import { DmnValidationError } from './errors.js';
 import type { Scope } from './feel-expression.js';
 import { createTypeChecker, type TypeChecker } from './item-types.js';
@@ -37,6 +38,8 @@ interface CompiledBkm {
 /** A DMN model compiled once, evaluated many times with evaluateDecision. */
 export interface CompiledDmn {
   readonly model: DmnModel;
+  /** Whether an evaluation can take long, and so runs within the FEEL time budget. */
+  readonly bounded: boolean;
   /** Every decision with its id, name and the input data names it needs (transitively). */
   readonly decisions: readonly DecisionInfo[];
   /** @internal */
@@ -44,13 +47,14 @@ export interface CompiledDmn {
 }
 
 /**
- * Parses and compiles a DMN document. Throws DmnValidationError with every problem if the model has any.
+ * Parses and compiles a DMN document. Throws DmnValidationError with every problem if the model has any,
+ * including, when limits are given (at deploy), a file over them.
  */
-export function compileDmn(xml: string): CompiledDmn {
-  const { definitions, problems } = parseDmn(xml);
+export function compileDmn(xml: string, limits?: DmnLimits): CompiledDmn {
+  const { definitions, problems, mayRunLong } = parseDmn(xml, limits);
   if (problems.length > 0) throw new DmnValidationError(problems);
   const graph = new DecisionGraph(definitions);
-  return { model: definitions, decisions: graph.infos(), graph };
+  return { model: definitions, bounded: mayRunLong, decisions: graph.infos(), graph };
 }
 
 /** One evaluation over the graph: the caller's inputs, decided values so far, and the run's state. */
@@ -70,6 +74,7 @@ export class DecisionGraph {
   private readonly bkms = new Map<string, CompiledBkm>();
   private readonly services = new Map<string, DmnDecisionService>();
   private readonly names: Set<string>;
+  private readonly inputsById: Map<string, DmnInputData>;
   private readonly types: TypeChecker;
 
   constructor(private readonly model: DmnModel) {
@@ -80,6 +85,7 @@ export class DecisionGraph {
     }
     this.names = new Set(byId.size > 0 ? [...byId.values()].map((e) => e.name) : []);
     const inputsById = new Map(model.inputData.map((i) => [i.id, i]));
+    this.inputsById = inputsById;
     const decisionsById = new Map(model.decisions.map((d) => [d.id, d]));
     const knowledgeOf = (ids: string[]): { name: string; id: string }[] =>
       ids.map((id) => ({ id, name: byId.get(id)?.name ?? id }));
@@ -121,20 +127,30 @@ export class DecisionGraph {
 
   /** The decisions with the input data names each needs, directly or through required decisions. */
   infos(): DecisionInfo[] {
-    return this.model.decisions.map((decision) => {
-      const seen = new Set<string>();
-      const inputs = new Set<string>();
-      const visit = (id: string): void => {
-        if (seen.has(id)) return;
-        seen.add(id);
-        const compiled = this.decisions.get(id);
-        if (compiled === undefined) return;
-        compiled.inputs.forEach((i) => inputs.add(i.name));
-        compiled.requiredDecisions.forEach((d) => visit(d.id));
-      };
-      visit(decision.id);
-      return { id: decision.id, name: decision.name, requiredInputs: [...inputs] };
-    });
+    // Each decision's inputs are worked out once and shared by the decisions requiring it, so a long
+    // chain of requirements costs its length, not its length squared.
+    const inputsOf = new Map<string, ReadonlySet<string>>();
+    const visiting = new Set<string>();
+    const resolve = (id: string): ReadonlySet<string> => {
+      const known = inputsOf.get(id);
+      if (known !== undefined) return known;
+      const compiled = this.decisions.get(id);
+      if (compiled === undefined || visiting.has(id)) return new Set();
+      visiting.add(id);
+      const own = compiled.inputs.map((i) => i.name);
+      const required = compiled.requiredDecisions.map((d) => resolve(d.id));
+      visiting.delete(id);
+      // One requirement with no inputs of its own: its set serves as it is.
+      const only = required.length === 1 && own.length === 0 ? required[0] : undefined;
+      const inputs = only ?? new Set([...own, ...required.flatMap((set) => [...set])]);
+      inputsOf.set(id, inputs);
+      return inputs;
+    };
+    return this.model.decisions.map((decision) => ({
+      id: decision.id,
+      name: decision.name,
+      requiredInputs: [...resolve(decision.id)],
+    }));
   }
 
   /** The decision with this id, or else this name. */
@@ -207,7 +223,7 @@ export class DecisionGraph {
   invokeService(service: DmnDecisionService, given: Scope, run: Run): Record<string, unknown> {
     const inputs: Scope = {};
     for (const id of service.inputData) {
-      const input = this.model.inputData.find((i) => i.id === id);
+      const input = this.inputsById.get(id);
       if (input !== undefined) inputs[input.name] = given[input.name] ?? null;
     }
     const ev = this.start(inputs, run);
@@ -236,10 +252,7 @@ export class DecisionGraph {
     const service = this.services.get(id);
     if (service !== undefined) {
       const names = [...service.inputData, ...service.inputDecisions].map(
-        (ref) =>
-          this.model.inputData.find((i) => i.id === ref)?.name ??
-          this.decisions.get(ref)?.decision.name ??
-          ref,
+        (ref) => this.inputsById.get(ref)?.name ?? this.decisions.get(ref)?.decision.name ?? ref,
       );
       const fn = new FeelFunction((...args: unknown[]) => {
         const given: Scope = {};

@@ -1,4 +1,5 @@
 import { toFeel } from 'feelin';
+import { runBounded } from '../../feel/index.js';
 import type { CompiledDmn } from './compile-dmn.js';
 import { DmnEvaluationError } from './errors.js';
 import type { Scope } from './feel-expression.js';
@@ -28,7 +29,9 @@ export function evaluateDecision(
   const matchedRules: MatchedRule[] = [];
   const run = { strict: options.strict ?? true, matched: matchedRules };
   const evaluation = compiled.graph.start(toFeelScope(variables), run);
-  const result = guard(decision.id, decision.name, () => compiled.graph.decide(decision.id, evaluation));
+  const result = guard(decision.id, decision.name, () =>
+    within(compiled, () => compiled.graph.decide(decision.id, evaluation)),
+  );
   const resultList = evaluation.tableEntries.get(decision.id) ?? [
     { [decision.variableName ?? decision.name]: result },
   ];
@@ -55,9 +58,14 @@ export function evaluateDecisionService(
   const matchedRules: MatchedRule[] = [];
   const run = { strict: options.strict ?? true, matched: matchedRules };
   const result = guard(service.id, service.name, () =>
-    compiled.graph.invokeService(service, toFeelScope(variables), run),
+    within(compiled, () => compiled.graph.invokeService(service, toFeelScope(variables), run)),
   );
   return { result, matchedRules };
+}
+
+// A model whose expressions can loop runs within the FEEL time budget; the others skip its cost.
+function within<T>(compiled: CompiledDmn, body: () => T): T {
+  return compiled.bounded ? runBounded(body) : body();
 }
 
 // Anything thrown below that is not already a DmnEvaluationError (a bug, a stack overflow from deep

@@ -1,9 +1,15 @@
 import { parseExpression, parseUnaryTests } from 'feelin';
+import { mayRunLong } from '../../feel/index.js';
+import { namesMentioned } from './feel-names.js';
 
 /** What a static look at a FEEL text found: its first syntax error and the variable names it reads. */
 export interface FeelAnalysis {
   syntaxError: string | null;
   names: string[];
+  /** The names of the scope the text may mention (those the parser was given). */
+  mentioned: readonly string[];
+  /** Whether evaluating it can take long (it loops, filters or calls FEEL functions): see mayRunLong. */
+  mayRunLong: boolean;
 }
 
 /** A map of names to undefined, which feelin's parser uses to recognise names with spaces or operators. */
@@ -12,6 +18,12 @@ export function parseContextOf(scope: readonly string[]): Record<string, undefin
   for (const name of scope) context[name] = undefined;
   return context;
 }
+
+// Deploying parses each text twice (the model check, then the compiler) and a decision table repeats
+// many cells: a parse costs 0.1–0.5 ms, so the analyses of recent short texts are kept.
+const MAX_REMEMBERED = 10_000;
+const MAX_REMEMBERED_LENGTH = 1000;
+const remembered = new Map<string, FeelAnalysis>();
 
 /**
  * Parses a FEEL expression or unary tests text with the names in scope; reports the first syntax error
@@ -23,9 +35,18 @@ export function analyzeFeel(
   scope: readonly string[],
 ): FeelAnalysis {
   if (text.trim() === '') {
-    return { syntaxError: mode === 'expression' ? 'the expression is empty' : null, names: [] };
+    return {
+      syntaxError: mode === 'expression' ? 'the expression is empty' : null,
+      names: [],
+      mentioned: [],
+      mayRunLong: false,
+    };
   }
-  const context = parseContextOf(scope);
+  const mentioned = namesMentioned(text, scope);
+  const key = `${mode === 'expression' ? 'e' : 'u'}${mentioned.join('\u0001')}\u0000${text}`;
+  const known = remembered.get(key);
+  if (known !== undefined) return known;
+  const context = parseContextOf(mentioned);
   const tree =
     mode === 'expression'
       ? parseExpression(text, context, undefined)
@@ -44,5 +65,14 @@ export function analyzeFeel(
       return undefined;
     },
   });
-  return { syntaxError, names: [...names].filter((n) => n !== '' && n !== '?') };
+  const analysis: FeelAnalysis = {
+    syntaxError,
+    names: [...names].filter((n) => n !== '' && n !== '?'),
+    mentioned,
+    mayRunLong: mayRunLong(tree, text),
+  };
+  if (text.length > MAX_REMEMBERED_LENGTH) return analysis;
+  if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+  remembered.set(key, analysis);
+  return analysis;
 }

@@ -1,4 +1,5 @@
 import { evaluate, isFunction, type Warning } from 'feelin';
+import { feelVariables } from '../../feel/index.js';
 import { analyzeFeel, parseContextOf } from './feel-analysis.js';
 
 /** Variables visible to an expression, by name. */
@@ -26,8 +27,8 @@ interface FeelFunctionLike {
 /**
  * Compiles a FEEL expression. feelin exposes no reusable compiled form, but a FEEL function value is one:
  * `function(a, b) <text>` is parsed once and its body closure runs on every call. The parameters are the
- * names in scope plus every variable name the text reads, bound per call from the scope (undefined when
- * absent, which feelin treats as a missing variable, like `evaluate`). feelin's warnings for the call are
+ * names in scope the text may mention plus every variable name it reads, bound per call from the scope
+ * (undefined when absent, which feelin treats as a missing variable, like `evaluate`). feelin's warnings for the call are
  * taken from the definition's warnings array and cut back afterwards. If the wrapped form does not parse
  * the same way, the text is evaluated by feelin on each call instead.
  */
@@ -42,8 +43,10 @@ export function compileExpression(text: string, scope: readonly string[]): Compi
     return { text, precompiled: false, evaluate: (vars) => evaluateSlow(text, vars) };
   }
   const { fn, params, warnings } = wrapped;
+  // A parameter named like a function we provide (`matches`) defaults to ours, not feelin's builtin.
+  const defaults: Scope = feelVariables(text, {});
   const run = (vars: Scope): FeelOutcome => {
-    const args = params.map((p) => (Object.hasOwn(vars, p) ? vars[p] : undefined));
+    const args = params.map((p) => (Object.hasOwn(vars, p) ? vars[p] : defaults[p]));
     const start = warnings.length;
     try {
       const value = fn.fn(...args);
@@ -88,9 +91,13 @@ function wrap(
 ): { fn: FeelFunctionLike; params: string[]; warnings: Warning[] } | null {
   const analysis = analyzeFeel(text, 'expression', scope);
   if (analysis.syntaxError !== null) return null;
-  const params = [...new Set([...scope, ...analysis.names])];
+  // Names of the scope the text cannot mention need no parameter: the same function, fewer to bind.
+  const params = [...new Set([...analysis.mentioned, ...analysis.names])];
   try {
-    const result = evaluate(`function(${params.join(', ')}) ${text}`, parseContextOf(params));
+    const result = evaluate(
+      `function(${params.join(', ')}) ${text}`,
+      feelVariables(text, parseContextOf(params)),
+    );
     const fn = result.value;
     if (!isFunction(fn) || result.warnings.length > 0) return null;
     const named = fn as unknown as FeelFunctionLike;
@@ -109,7 +116,7 @@ function wrap(
 /** Evaluates a FEEL text with feelin, turning a thrown syntax error into a warning. */
 export function evaluateSlow(text: string, vars: Scope): FeelOutcome {
   try {
-    const { value, warnings } = evaluate(text, vars);
+    const { value, warnings } = evaluate(text, feelVariables(text, vars));
     return { value: value === undefined ? null : value, warnings };
   } catch (err) {
     return { value: null, warnings: [failure(err)] };

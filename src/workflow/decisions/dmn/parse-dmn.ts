@@ -1,6 +1,7 @@
 import { child, children, readDmnXml, str, type ModdleNode } from './moddle-reader.js';
 import { normalizeDmnNamespaces, unsafeXmlReason } from './xml-input.js';
 import { checkModel } from './check-model.js';
+import { dmnSizeProblems, type DmnLimits } from './dmn-limits.js';
 import type {
   Aggregation,
   DmnBkm,
@@ -30,14 +31,17 @@ const AGGREGATIONS: readonly string[] = ['SUM', 'MIN', 'MAX', 'COUNT'] satisfies
 export interface ParsedDmn {
   definitions: DmnModel;
   problems: DmnProblem[];
+  /** Whether evaluating some decision can take long (see ModelCheck.mayRunLong). */
+  mayRunLong: boolean;
 }
 
 /**
  * Parses a DMN 1.1–1.5 document into a DmnModel and lists every problem found (unsafe XML, unsupported
  * elements, broken references, circular requirements, unknown hit policies, FEEL syntax errors,
- * missing parts). A model with problems must not be evaluated; compileDmn refuses it.
+ * missing parts; given limits, too many elements or FEEL texts, or too long a text). A model with
+ * problems must not be evaluated; compileDmn refuses it.
  */
-export function parseDmn(xml: string): ParsedDmn {
+export function parseDmn(xml: string, limits?: DmnLimits): ParsedDmn {
   const problems: DmnProblem[] = [];
   const empty: DmnModel = {
     id: null,
@@ -50,7 +54,11 @@ export function parseDmn(xml: string): ParsedDmn {
     itemDefinitions: [],
   };
   const unsafe = unsafeXmlReason(xml);
-  if (unsafe !== null) return { definitions: empty, problems: [{ elementId: null, message: unsafe }] };
+  if (unsafe !== null) {
+    return { definitions: empty, problems: [{ elementId: null, message: unsafe }], mayRunLong: false };
+  }
+  const oversized = limits === undefined ? [] : dmnSizeProblems(xml, limits);
+  if (oversized.length > 0) return { definitions: empty, problems: oversized, mayRunLong: false };
 
   const { root, warnings } = readDmnXml(normalizeDmnNamespaces(xml));
   for (const warning of warnings) {
@@ -59,7 +67,7 @@ export function parseDmn(xml: string): ParsedDmn {
   }
   if (root === null) {
     if (problems.length === 0) problems.push({ elementId: null, message: 'not a DMN definitions document' });
-    return { definitions: empty, problems };
+    return { definitions: empty, problems, mayRunLong: false };
   }
 
   const reader = new ModelReader(problems, str(root, 'namespace'));
@@ -95,8 +103,8 @@ export function parseDmn(xml: string): ParsedDmn {
         break;
     }
   }
-  checkModel(definitions, problems);
-  return { definitions, problems };
+  const { mayRunLong } = checkModel(definitions, problems, limits);
+  return { definitions, problems, mayRunLong };
 }
 
 function readerProblem(warning: string): string | null {

@@ -1,4 +1,5 @@
 import { unaryTest } from 'feelin';
+import { feelVariables } from '../../feel/index.js';
 import type { FeelOutcome, Scope } from './feel-expression.js';
 
 /** The unary tests of a decision table cell, compiled once. */
@@ -44,7 +45,7 @@ export function compileUnaryTests(text: string): CompiledUnaryTests {
 /** Runs feelin's unary test, turning a thrown syntax error into a warning. */
 export function unaryTestSlow(text: string, input: unknown, vars: Scope): FeelOutcome {
   try {
-    const { value, warnings } = unaryTest(text, { ...vars, '?': input ?? null });
+    const { value, warnings } = unaryTest(text, feelVariables(text, { ...vars, '?': input ?? null }));
     return { value, warnings };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -1,4 +1,5 @@
 import { evaluate } from 'feelin';
+import { feelVariables, runBounded, textMayRunLong } from '../../feel/index.js';
 import { toJsonValue } from './json.js';
 import type { JsonValue, Variables } from './types.js';
 
@@ -10,12 +11,17 @@ export type FeelResult = { ok: true; value: JsonValue } | { ok: false; message: 
 const LENIENT = new Set(['NO_VARIABLE_FOUND', 'NO_PROPERTY_FOUND', 'NO_CONTEXT_ENTRY_FOUND']);
 
 /**
- * Evaluates FEEL text against variables. Never throws: a syntax error, an exception inside feelin or
- * a null caused by a type error comes back as `{ ok: false }`, for the caller to raise an incident.
+ * Evaluates FEEL text against variables. Never throws: a syntax error, an exception inside feelin,
+ * a null caused by a type error, or an evaluation that outlives WORKFLOW_FEEL_TIMEOUT_MS or iterates
+ * more than WORKFLOW_FEEL_MAX_LIST_LENGTH items comes back as `{ ok: false }`, for the caller to
+ * raise an incident. Regular expressions run on RE2.
  */
 export function evaluateFeel(expression: string, variables: Variables): FeelResult {
   try {
-    const { value, warnings } = evaluate(expression, variables);
+    const context = feelVariables(expression, variables);
+    const { value, warnings } = textMayRunLong(expression)
+      ? runBounded(() => evaluate(expression, context))
+      : evaluate(expression, context);
     if (value === null || value === undefined) {
       const fatal = warnings.find((warning) => !LENIENT.has(warning.type));
       if (fatal !== undefined) return { ok: false, message: `${fatal.message} in '${expression}'` };

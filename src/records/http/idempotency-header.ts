@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { RecordsErrors } from '../errors.js';
-import { requestHash } from '../idempotency/request-hash.js';
+import { requestHash } from '../../platform/idempotency/request-hash.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
 

@@ -7,7 +7,7 @@ import {
   parseDecimal,
   roundTrips,
 } from '../../src/platform/json/decimal-text.js';
-import { findInexactNumbers } from '../../src/platform/json/inexact-numbers.js';
+import { findInexactNumbers, replaceRootMembers } from '../../src/platform/json/inexact-numbers.js';
 
 describe('numbers JSON.parse would change', () => {
   test('roundTrips tells digits and ranges a double keeps from those it loses', () => {
@@ -74,6 +74,14 @@ describe('numbers JSON.parse would change', () => {
   test('bodies whose numbers all survive give null, however many digits their strings hold', () => {
     assert.equal(findInexactNumbers('{"a":1,"b":[0.5,1e21],"c":"12345678901234567890","d":"1e400"}'), null);
     assert.equal(findInexactNumbers('{"uuid":"3f1c2a4e-8d2b-4c55-9a0e-0d6c1e2f3a4b","amount":1250.5}'), null);
+  });
+
+  test('replaceRootMembers rewrites only the named members of the root object, byte for byte elsewhere', () => {
+    const json = '{"a" : 9007199254740993, "b": {"a": 1, "c": [2]}, "c":"x,}", "d": 0.1234567890123456789}';
+    assert.equal(
+      replaceRootMembers(json, new Set(['b', 'c', 'missing']), 'null'),
+      '{"a" : 9007199254740993, "b":null, "c":null, "d": 0.1234567890123456789}',
+    );
   });
 
   test('exact decimal arithmetic: ordering and 64-bit integer text', () => {

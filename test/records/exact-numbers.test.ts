@@ -13,6 +13,7 @@ spec:
   domain: test
   object: measures
   version: v1
+  timeMachine: true
   fields:
     - { name: label, type: string, filterable: true }
     - { name: count, type: integer, filterable: true }
@@ -21,12 +22,15 @@ spec:
     - { name: ratio, type: number, filterable: true }
     - { name: share, type: number, min: 0, max: 1 }
     - { name: doc, type: json }
+    - { name: secret, type: string }
   access:
     roles:
-      create: [admin]
-      read: [admin]
-      update: [admin]
+      create: [admin, clerk]
+      read: [admin, clerk]
+      update: [admin, clerk]
       delete: [admin]
+    fieldAccess:
+      - { field: secret, read: [admin] }
 `;
 const table = 'rec_acme.precision__test__measures__v1';
 
@@ -135,6 +139,52 @@ describe('records stores numbers a 64-bit float cannot hold exactly, or refuses 
     assert.equal(row?.ratio, '0.1');
     assert.equal(row?.share, '0.5');
     assert.equal(row?.doc, '{"x": 1000000000000000000000, "y": 0.00000000015}');
+  });
+
+  test('a restore writes back every digit of the state it restores', async () => {
+    const created = await send(
+      'POST',
+      `/api/${measuresPath}`,
+      '{"count":9007199254740993,"ratio":0.1234567890123456789}',
+    );
+    const record = (created.json() as Body).data as { id: string; updated_at: string };
+    const changed = await send(
+      'PATCH',
+      `/api/${measuresPath}/${record.id}`,
+      '{"version":1,"count":1,"ratio":2}',
+    );
+    assert.equal(changed.statusCode, 200, changed.body);
+    const restored = await app.call('POST', `/api/${measuresPath}/${record.id}/restore`, {
+      body: { at: record.updated_at, reason: 'precision' },
+    });
+    assert.equal(restored.statusCode, 201, restored.body);
+    assert.match(restored.body, /"count" ?: ?9007199254740993[,}]/);
+    const row = await stored(record.id);
+    assert.equal(row?.count, '9007199254740993');
+    assert.equal(row?.ratio, '0.1234567890123456789');
+  });
+
+  test('an answer masked for a caller who may not read a field keeps every digit of the others', async () => {
+    const clerk = { actor: 'carol', roles: ['clerk'] };
+    const created = await app.call('POST', `/api/${measuresPath}`, {
+      body: '{"count":9007199254740993,"secret":"hidden"}',
+      headers: { 'content-type': 'application/json' },
+      ...clerk,
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = (created.json() as Body).data.id as string;
+    const patched = await app.call('PATCH', `/api/${measuresPath}/${id}`, {
+      body: '{"version":1,"ratio":0.1234567890123456789,"secret":"still hidden"}',
+      headers: { 'content-type': 'application/json' },
+      ...clerk,
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.match(patched.body, /"ratio" ?: ?0\.1234567890123456789[,}]/);
+    assert.match(patched.body, /"secret" ?: ?null/);
+    assert.doesNotMatch(patched.body, /still hidden/);
+    const read = await app.call('GET', `/api/${measuresPath}/${id}`, clerk);
+    assert.match(read.body, /"count" ?: ?9007199254740993[,}]/);
+    assert.doesNotMatch(read.body, /hidden/);
   });
 
   test('a query value a double cannot hold is 400 naming where it is, not a rounded comparison', async () => {

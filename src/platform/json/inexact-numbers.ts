@@ -40,13 +40,37 @@ interface Frame {
  */
 export function findInexactNumbers(json: string): InexactNumbers | null {
   if (!candidate.test(json)) return null;
-  const found = walk(json);
-  return found.numbers.length === 0 ? null : found;
+  const found = walk(json, false);
+  if (found.numbers.length === 0) return null;
+  const members = new Map(
+    [...found.members].map(([key, [start, end]]) => [key, json.slice(start, end).trim()]),
+  );
+  return { numbers: found.numbers, members };
 }
 
-function walk(json: string): InexactNumbers {
+/**
+ * Replaces the values of the root object's members named in `keys` with `replacement` (JSON text),
+ * leaving every other byte as it was: e.g. masking fields of a record whose numbers a parse and
+ * re-serialization would round.
+ */
+export function replaceRootMembers(json: string, keys: ReadonlySet<string>, replacement: string): string {
+  const spans = [...walk(json, true).members]
+    .filter(([key]) => keys.has(key))
+    .map(([, span]) => span)
+    .sort((a, b) => b[0] - a[0]);
+  let result = json;
+  for (const [start, end] of spans) result = `${result.slice(0, start)}${replacement}${result.slice(end)}`;
+  return result;
+}
+
+// Numbers that do not round-trip, and spans of the root object's member values: those holding such
+// a number, or with `allMembers` every one (a repeated key: the last, as JSON.parse keeps).
+function walk(
+  json: string,
+  allMembers: boolean,
+): { numbers: InexactNumber[]; members: Map<string, [number, number]> } {
   const numbers: InexactNumber[] = [];
-  const members = new Map<string, string>();
+  const members = new Map<string, [number, number]>();
   const stack: Frame[] = [];
   // The member of the root object being read: where its value starts, and if it holds one.
   let memberStart = -1;
@@ -55,7 +79,7 @@ function walk(json: string): InexactNumbers {
   const endMember = (end: number) => {
     const root = stack[0];
     if (stack.length !== 1 || root === undefined || root.array) return;
-    if (memberStart >= 0 && memberInexact) members.set(root.key, json.slice(memberStart, end).trim());
+    if (memberStart >= 0 && (memberInexact || allMembers)) members.set(root.key, [memberStart, end]);
     memberStart = -1;
     memberInexact = false;
   };

@@ -147,7 +147,7 @@ describe('records stores numbers a 64-bit float cannot hold exactly, or refuses 
       `/api/${measuresPath}`,
       '{"count":9007199254740993,"ratio":0.1234567890123456789}',
     );
-    const record = (created.json() as Body).data as { id: string; updated_at: string };
+    const record = (created.json() as Body).data as unknown as { id: string; updated_at: string };
     const changed = await send(
       'PATCH',
       `/api/${measuresPath}/${record.id}`,

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createPool } from '../../../../src/platform/database/pool.js';
+import { deleteExpiredIdempotencyKeys } from '../../../../src/workflow/idempotency/idempotency-store.js';
+import { asRuntimeLogin } from '../../../helpers/runtime-login.js';
 import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
 import type { MessageAnswer } from './event-helpers.js';
 
@@ -98,6 +101,29 @@ describe('Idempotency-Key on starts, messages and signals', () => {
        FROM idempotency_keys WHERE key = 'start-key-7'`,
     );
     assert.equal(Number(rows[0]?.hours), 24, 'kept 24 hours');
+  });
+
+  test('the runtime login sweeps expired keys in batches and leaves live ones', async () => {
+    await owner().query(
+      `INSERT INTO idempotency_keys (org_id, actor, key, request_hash, response_status, response_body, expires_at)
+       SELECT $1, 'user:sweep', 'sweep-' || n, 'h', 201, '{}', now() - interval '1 minute'
+       FROM generate_series(1, 7) AS n`,
+      [f.orgId],
+    );
+    // No keyed request runs meanwhile, so the service's own lazy sweep does not either.
+    const runtime = createPool(asRuntimeLogin(f.workflow.database.url, 'workflow'), {
+      max: 1,
+      applicationName: 'idempotency-sweep-test',
+    });
+    try {
+      assert.equal(await deleteExpiredIdempotencyKeys(runtime, 5), 5);
+      assert.equal(await deleteExpiredIdempotencyKeys(runtime, 5), 2);
+      assert.equal(await deleteExpiredIdempotencyKeys(runtime, 5), 0);
+    } finally {
+      await runtime.end();
+    }
+    const live = await owner().query("SELECT 1 FROM idempotency_keys WHERE key = 'start-key-1'");
+    assert.equal(live.rowCount, 1, 'a live key of an earlier test stays');
   });
 
   test('a malformed key is 400 U400 naming the header', async () => {

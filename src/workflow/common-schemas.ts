@@ -28,3 +28,14 @@ export const OrgRoleName = Type.Enum(['OrgAdmin', 'Developer', 'Operator', 'Read
 
 /** Request schema pieces: an `org_id` path parameter. */
 export const OrgIdParams = Type.Object({ org_id: Uuid });
+
+/** Request headers of a route that takes an `Idempotency-Key` (starts, messages, signals). */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      pattern: '^[\\x21-\\x7e]{1,255}$',
+      description:
+        'Makes the request idempotent for 24 hours: a retry with the same key and request gets the stored response again (header Idempotent-Replayed: true); the same key with another request is 422',
+    }),
+  ),
+});

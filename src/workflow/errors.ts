@@ -13,6 +13,8 @@ export const WorkflowErrors = {
   notFound: (message = 'Not found') => new ServiceError(404, 'U404', message),
   conflict: (message: string, details?: Record<string, unknown>) =>
     new ServiceError(409, 'U409', message, details),
+  /** An Idempotency-Key reused for a different request. */
+  idempotencyConflict: (message: string) => new ServiceError(422, 'U422', message),
   payloadTooLarge: (message: string) => new ServiceError(413, 'U413', message),
   unsupportedMediaType: (message: string) => new ServiceError(415, 'U415', message),
   tooManyRequests: (retryAfterSeconds: number) =>

@@ -7,6 +7,7 @@ import { isDatabaseUnavailable } from '../database/pool.js';
 import { instrumentHttp } from '../metrics/http-metrics.js';
 import { databaseInputFailure } from './database-input-error.js';
 import { classifyFrameworkError, type FrameworkFailure } from './error-mapping.js';
+import { inexactNumberFailure, inexactNumbersOf, parseJsonNotingInexactNumbers } from './exact-json-body.js';
 import { DEFAULT_MAX_JSON_DEPTH, findHostileInput } from './input-guard.js';
 import { requestIdFor } from './request-id.js';
 import { requestLogger } from './request-log.js';
@@ -41,7 +42,9 @@ export interface HttpServerOptions {
  * Builds a Fastify server with what every weft service shares: request ids, JSON Schema validation
  * that also feeds the OpenAPI document, one error handler, a body limit, and HTTP metrics. Every
  * request is refused with 400 before validation when any string in it holds a NUL or an unpaired
- * surrogate or its body nests too deep; PostgreSQL errors a request's values caused are 400 too.
+ * surrogate or its body nests too deep, and when its body has a number a 64-bit float cannot hold
+ * exactly (unless its route stores those exactly); PostgreSQL errors a request's values caused are
+ * 400 too.
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   // Typed as Fastify's logger interface so the instance type stays the plain HttpServer.
@@ -65,6 +68,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());
+  parseJsonNotingInexactNumbers(app);
 
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
@@ -88,7 +92,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.addHook('preValidation', (request, _reply, done) => {
     const { params, query: querystring, headers, body } = request;
     const hostile = findHostileInput({ params, querystring, headers, body }, maxJsonDepth);
-    done(hostile === null ? undefined : errors.fromFramework(hostile));
+    if (hostile !== null) return done(errors.fromFramework(hostile));
+    // Never rounded silently: only a route that stores such numbers exactly takes them.
+    const inexact = inexactNumbersOf(request);
+    if (inexact !== undefined && request.routeOptions.config.exactNumbers !== true)
+      return done(errors.fromFramework(inexactNumberFailure(inexact)));
+    done();
   });
 
   const send = (request: FastifyRequest, reply: FastifyReply, error: ServiceError) => {

@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
+import { findInexactNumbers, replaceRootMembers } from '../../platform/json/inexact-numbers.js';
 import { roleAccessCheck, type AccessCheck } from '../auth/access-check.js';
 import { RecordsErrors } from '../errors.js';
 import type { CursorCodec } from '../records/cursor.js';
@@ -400,7 +401,10 @@ export class AccessControl implements AccessCheck {
 
   /** Layer 5 on a record JSON text built without the view (a write's response). */
   maskJson(identity: Identity, schema: CompiledSchema, json: string): string {
-    if (hiddenFields(schema.definition.access, identity.roles).length === 0) return json;
+    const hidden = hiddenFields(schema.definition.access, identity.roles);
+    if (hidden.length === 0) return json;
+    // Numbers a double cannot hold (stored exactly) would be rounded by a parse: mask the text.
+    if (findInexactNumbers(json) !== null) return replaceRootMembers(json, new Set(hidden), 'null');
     return JSON.stringify(maskRecord(identity, schema, JSON.parse(json) as Record<string, unknown>));
   }
 

@@ -67,6 +67,25 @@ export async function stateAt(
   return rows[0]?.state;
 }
 
+/**
+ * The record's full state at `at` as PostgreSQL's JSON text (undefined before it existed): what a
+ * restore writes back, with every digit of its numbers (parsed, a double would round them).
+ */
+export async function stateJsonAt(
+  db: Queryable,
+  schema: CompiledSchema,
+  id: string,
+  at: string,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ state: string }>(
+    statement(
+      `SELECT state::text AS state FROM ${historyTable(schema.definition)} WHERE record_id = $1 AND "timestamp" <= $2::timestamptz ORDER BY event_id DESC LIMIT 1`,
+      [id, at],
+    ),
+  );
+  return rows[0]?.state;
+}
+
 /** Whether the record has any history. */
 export async function hasHistory(db: Queryable, schema: CompiledSchema, id: string): Promise<boolean> {
   const { rows } = await db.query(

@@ -3,7 +3,7 @@ import { RecordsErrors } from '../errors.js';
 import type { Queryable } from '../records/record-repository.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
-import { stateAt } from './history-repository.js';
+import { stateJsonAt } from './history-repository.js';
 import { readRestoreChange, restoreRecord } from './restore-record.js';
 
 /**
@@ -26,17 +26,18 @@ export async function restoreAsCaller(
   reason: string,
 ): Promise<string> {
   await access.requireReadable(db, identity, schema, id);
-  const state = await stateAt(db, schema, id, at);
-  if (!state) throw RecordsErrors.entityNotFound(schema.path, id);
+  const stateJson = await stateJsonAt(db, schema, id, at);
+  if (stateJson === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
+  const state = JSON.parse(stateJson) as Record<string, unknown>;
   if (state.deleted_at !== null && state.deleted_at !== undefined)
     throw RecordsErrors.validation('The record was deleted at that instant', [
       { field: 'at', reason: 'pick an instant at which the record was live' },
     ]);
   const rowFilter = access.view(identity, schema, { mask: false }).rowFilter;
-  const change = await readRestoreChange(db, schema, id, state, rowFilter);
+  const change = await readRestoreChange(db, schema, id, stateJson, rowFilter);
   if (!change) throw RecordsErrors.entityNotFound(schema.path, id);
   access.checkChange(identity, schema, 'update', change.current, change.changes);
-  const restored = await restoreRecord(db, schema, identity.actor_id, id, state, reason);
+  const restored = await restoreRecord(db, schema, identity.actor_id, id, stateJson, reason);
   if (restored === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
   return access.maskJson(identity, schema, restored);
 }

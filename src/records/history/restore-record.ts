@@ -6,7 +6,8 @@ import { quoteIdent } from '../schemas/identifiers.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 
 /**
- * Makes a record (live or soft-deleted) equal to `state`: every schema field takes the state's
+ * Makes a record (live or soft-deleted) equal to `stateJson` (a history state as PostgreSQL's JSON
+ * text, so numbers keep every digit): every schema field takes the state's
  * value, `deleted_at` is cleared, the version increments. One statement: it names the operation
  * RESTORE and the reason for the change trigger, which writes the history and audit events.
  * Returns the record with `restored_at`, or undefined when the row is not in hot storage.
@@ -16,7 +17,7 @@ export async function restoreRecord(
   schema: CompiledSchema,
   actor: string,
   id: string,
-  state: Record<string, unknown>,
+  stateJson: string,
   reason: string,
 ): Promise<string | undefined> {
   const assignments = schema.definition.fields.map(
@@ -28,9 +29,7 @@ src AS (SELECT * FROM jsonb_populate_record(NULL::${schema.table}, $4::jsonb))
 UPDATE ${schema.table} AS t SET ${[...assignments, 'deleted_at = NULL', 'updated_at = now()', 'updated_by = $2', 'version = t.version + 1'].join(', ')}
 FROM context, src WHERE t.id = $1 RETURNING ${output} AS j`;
   try {
-    const { rows } = await db.query<{ j: string }>(
-      statement(text, [id, actor, reason, JSON.stringify(state)]),
-    );
+    const { rows } = await db.query<{ j: string }>(statement(text, [id, actor, reason, stateJson]));
     return rows[0]?.j;
   } catch (error) {
     throw mapRecordError(schema, error);
@@ -47,7 +46,7 @@ export interface RestoreChange {
 
 /**
  * Reads and locks (`FOR UPDATE`) the record through `rowFilter` (the caller's row filter, SQL over
- * the table's columns) and compares it with `state` as `restoreRecord` would write it: both sides
+ * the table's columns) and compares it with `stateJson` as `restoreRecord` would write it: both sides
  * are rendered as record JSON by the same SQL from a row of the table's type, so equal values
  * compare equal whatever their type. Undefined when the row is not in hot storage or fails the
  * filter.
@@ -56,17 +55,26 @@ export async function readRestoreChange(
   db: Queryable,
   schema: CompiledSchema,
   id: string,
-  state: Record<string, unknown>,
+  stateJson: string,
   rowFilter: string | undefined,
 ): Promise<RestoreChange | undefined> {
   const filter = rowFilter !== undefined ? ` AND ${rowFilter}` : '';
-  const text = `WITH cur AS (SELECT * FROM ${schema.table} WHERE id = $1${filter} FOR UPDATE)
-SELECT (${rowJsonSql(schema.definition, 'cur')})::text AS cur, (${rowJsonSql(schema.definition, 'src')})::text AS src
-FROM cur, jsonb_populate_record(NULL::${schema.table}, $2::jsonb) AS src`;
-  let row: { cur: string; src: string } | undefined;
+  // Which fields differ is decided on the jsonb values, exactly: numbers a double cannot hold would
+  // compare equal once parsed.
+  const text = `WITH cur AS (SELECT * FROM ${schema.table} WHERE id = $1${filter} FOR UPDATE),
+pair AS (SELECT ${rowJsonSql(schema.definition, 'cur')} AS cur, ${rowJsonSql(schema.definition, 'src')} AS src
+  FROM cur, jsonb_populate_record(NULL::${schema.table}, $2::jsonb) AS src)
+SELECT cur::text AS cur, src::text AS src,
+  ARRAY(SELECT name FROM unnest($3::text[]) AS name WHERE cur -> name IS DISTINCT FROM src -> name) AS changed
+FROM pair`;
+  const fields = schema.definition.fields.map((field) => field.name);
+  let row: { cur: string; src: string; changed: string[] } | undefined;
   try {
-    row = (await db.query<{ cur: string; src: string }>(statement(text, [id, JSON.stringify(state)])))
-      .rows[0];
+    row = (
+      await db.query<{ cur: string; src: string; changed: string[] }>(
+        statement(text, [id, stateJson, fields]),
+      )
+    ).rows[0];
   } catch (error) {
     throw mapRecordError(schema, error);
   }
@@ -74,8 +82,6 @@ FROM cur, jsonb_populate_record(NULL::${schema.table}, $2::jsonb) AS src`;
   const current = JSON.parse(row.cur) as Record<string, unknown>;
   const restored = JSON.parse(row.src) as Record<string, unknown>;
   const changes: Record<string, unknown> = {};
-  for (const { name } of schema.definition.fields)
-    if (JSON.stringify(current[name] ?? null) !== JSON.stringify(restored[name] ?? null))
-      changes[name] = restored[name] ?? null;
+  for (const name of row.changed) changes[name] = restored[name] ?? null;
   return { current, changes };
 }

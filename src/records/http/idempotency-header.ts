@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { inexactNumbersOf } from '../../platform/http/exact-json-body.js';
 import { RecordsErrors } from '../errors.js';
-import { requestHash } from '../idempotency/request-hash.js';
+import { requestHash } from '../../platform/idempotency/request-hash.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
 
@@ -36,5 +37,8 @@ export function idempotencyOf(
     scope: identity.scope ?? {},
     access: schema.definition.access,
   };
-  return { key, hash: requestHash(request.method, request.url, request.body, caller) };
+  // Numbers JSON.parse changed are stored as written: two bodies that differ only there differ.
+  const inexact = inexactNumbersOf(request)?.numbers;
+  const body = inexact === undefined ? request.body : { body: request.body, exact_numbers: inexact };
+  return { key, hash: requestHash(request.method, request.url, body, caller) };
 }

@@ -1,4 +1,5 @@
 import type { Pool } from '../../platform/database/pool.js';
+import { inexactNumbersOf } from '../../platform/http/exact-json-body.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import type { AccessControl } from '../access/access-control.js';
 import { parseInclude } from '../access/include-parameter.js';
@@ -8,6 +9,7 @@ import { RecordsErrors } from '../errors.js';
 import type { CursorCodec } from '../records/cursor.js';
 import { parseListQuery } from '../records/list-query.js';
 import { parseQueryBody } from '../records/query-body.js';
+import { exactValues } from '../records/exact-values.js';
 import { insertRecord, patchRecord, softDeleteRecord } from '../records/record-repository.js';
 import type { WritePipeline } from '../records/write-pipeline.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
@@ -28,6 +30,11 @@ export interface RecordRouteDependencies {
 }
 
 const recordIdInJson = /^\{"id" ?: ?"([0-9a-f-]{36})"/;
+
+/** Marks a write route as storing numbers a 64-bit float cannot hold exactly (see exact-values.ts). */
+function storesExactNumbers<T extends { config: object }>(options: T): T {
+  return { ...options, config: { ...options.config, exactNumbers: true } };
+}
 // Generated OpenAPI describes these routes per schema (see openapi/), so scopedRoute hides Fastify's.
 
 /**
@@ -41,13 +48,14 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
 
   const { prepare, recordId } = schemaRequest(registry, access);
 
-  app.post(base, scopedRoute('create'), async (request, reply) => {
+  app.post(base, storesExactNumbers(scopedRoute('create')), async (request, reply) => {
     const schema = prepare(request, 'create', 'create');
     const identity = identityOf(request);
     const body = schema.validateCreate(request.body);
+    const exact = exactValues(schema, inexactNumbersOf(request));
     const clientId = body.id !== undefined;
     const guarded = access.guardWrite(identity, schema, 'create', { payload: body }, async (db) => {
-      const json = await insertRecord(db, access.view(identity, schema), identity.actor_id, body);
+      const json = await insertRecord(db, access.view(identity, schema), identity.actor_id, body, exact);
       const id = recordIdInJson.exec(json)?.[1] ?? '';
       // The id of an archived record stays taken: a new record in its place would hide it from
       // everyone. Checked after the insert, in its transaction, so an archival that commits in
@@ -96,18 +104,19 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     return reply.type('application/json').send(successBody(read.json, request.id, included));
   });
 
-  app.patch(`${base}/:id`, scopedRoute('update'), async (request, reply) => {
+  app.patch(`${base}/:id`, storesExactNumbers(scopedRoute('update')), async (request, reply) => {
     const schema = prepare(request, 'update', 'update');
     const identity = identityOf(request);
     const id = recordId(request, schema);
     const { version, ...changes } = schema.validatePatch(request.body);
+    const exact = exactValues(schema, inexactNumbersOf(request));
     if (Object.keys(changes).length === 0)
       throw RecordsErrors.validation('Nothing to change', [
         { field: '(body)', reason: 'name at least one field to change' },
       ]);
     const guarded = access.guardWrite(identity, schema, 'update', { id, payload: changes }, async (db) => {
       const view = access.view(identity, schema);
-      const outcome = await patchRecord(db, view, identity.actor_id, id, version as number, changes);
+      const outcome = await patchRecord(db, view, identity.actor_id, id, version as number, changes, exact);
       if ('missing' in outcome) throw RecordsErrors.entityNotFound(schema.path, id);
       if ('currentVersion' in outcome)
         throw RecordsErrors.optimisticLock(id, version as number, outcome.currentVersion);

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { quoteIdent } from '../schemas/identifiers.js';
 import { columnJsonSql, jsonObjectSql, type CompiledSchema } from '../schemas/compiled-schema.js';
 import { mapRecordError } from './database-errors.js';
+import type { ExactValues } from './exact-values.js';
 import { statement, SqlParams } from './statement.js';
 
 /** A pool or a connection inside a transaction. */
@@ -15,19 +16,31 @@ async function run(db: Queryable, schema: CompiledSchema, config: pg.QueryConfig
   }
 }
 
-function writeValue(schema: CompiledSchema, name: string, value: unknown, params: SqlParams): string {
+function writeValue(
+  schema: CompiledSchema,
+  name: string,
+  value: unknown,
+  params: SqlParams,
+  exact: ExactValues | undefined,
+): string {
   const column = schema.columns.get(name);
   if (!column) throw new Error(`unknown column ${name}`);
+  const exactText = exact?.get(name);
+  if (exactText !== undefined) return params.add(exactText, column.type === 'json' ? 'jsonb' : column.pgType);
   if (column.type === 'json') return params.add(value === null ? null : JSON.stringify(value), 'jsonb');
   return params.add(value, column.pgType);
 }
 
-/** Inserts a record (fields already validated); returns its JSON. */
+/**
+ * Inserts a record (fields already validated); returns its JSON. `exact` holds the text of fields
+ * whose JSON numbers a double cannot hold (see exact-values.ts).
+ */
 export async function insertRecord(
   db: Queryable,
   schema: CompiledSchema,
   actor: string,
   body: Record<string, unknown>,
+  exact?: ExactValues,
 ): Promise<string> {
   const params = new SqlParams();
   const columns = ['created_by', 'updated_by'];
@@ -35,7 +48,7 @@ export async function insertRecord(
   const values = [actorParam, actorParam];
   for (const [name, value] of Object.entries(body)) {
     columns.push(quoteIdent(name));
-    values.push(writeValue(schema, name, value, params));
+    values.push(writeValue(schema, name, value, params, exact));
   }
   const text = `INSERT INTO ${schema.table} (${columns.join(', ')}) VALUES (${values.join(', ')}) RETURNING ${schema.recordJson}::text AS j`;
   const { rows } = await run(db, schema, statement(text, params.values));
@@ -67,6 +80,7 @@ export async function patchRecord(
   id: string,
   version: number,
   changes: Record<string, unknown>,
+  exact?: ExactValues,
 ): Promise<PatchOutcome> {
   const params = new SqlParams();
   const idParam = params.add(id, 'uuid');
@@ -78,7 +92,7 @@ export async function patchRecord(
   ];
   const names = Object.keys(changes);
   for (const name of names)
-    assignments.push(`${quoteIdent(name)} = ${writeValue(schema, name, changes[name], params)}`);
+    assignments.push(`${quoteIdent(name)} = ${writeValue(schema, name, changes[name], params, exact)}`);
   const output = jsonObjectSql(
     ['id', ...names, 'version', 'updated_at', 'updated_by'].map((name) => [
       name,

@@ -11,6 +11,7 @@ import { ExternalTaskService } from '../external-tasks/external-task-service.js'
 import { registerExternalTaskRoutes, type ExternalTaskRouteOptions } from '../external-tasks/routes.js';
 import { TaskNotifier } from '../external-tasks/task-notifier.js';
 import { InstanceService } from '../instances/instance-service.js';
+import { IdempotentRequests } from '../idempotency/idempotent-requests.js';
 import { registerInstanceRoutes } from '../instances/routes.js';
 import { registerUserTaskRoutes } from '../user-tasks/routes.js';
 import { UserTaskService } from '../user-tasks/user-task-service.js';
@@ -64,6 +65,8 @@ export interface Engine {
   userTasks: UserTaskService;
   messages: MessageService;
   signals: SignalService;
+  /** Runs starts, messages and signals under their Idempotency-Key. */
+  idempotency: IdempotentRequests;
   driver: InstanceDriver;
   /** Fires the timers due now (the leader does this on its own; tests call it with a moved clock). */
   timers: { runOnce(): Promise<{ claimed: number; fired: number; failed: number }> };
@@ -128,6 +131,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     userTasks: new UserTaskService(deps.pool, driver, metrics),
     messages: events.messages,
     signals: events.signals,
+    idempotency: new IdempotentRequests(deps.pool, deps.logger),
     driver,
     timers,
     housekeeping,
@@ -162,7 +166,7 @@ export function registerEngineRoutes(
   externalTasks: ExternalTaskRouteOptions,
 ): void {
   registerDeploymentRoutes(app, engine.deployments);
-  registerInstanceRoutes(app, engine.instances);
+  registerInstanceRoutes(app, engine.instances, engine.idempotency);
   registerExternalTaskRoutes(app, engine.externalTasks, externalTasks);
   registerUserTaskRoutes(app, engine.userTasks);
   registerEventRoutes(app, engine);

@@ -69,7 +69,18 @@ export class MessageService {
       this.metrics.messageUnmatched('dropped');
       return { started, correlated, buffered: null };
     }
-    return this.buffer(message, message.timeToLiveMs);
+    return this.buffer(message, message.timeToLiveMs, db);
+  }
+
+  /**
+   * Offers a message buffered inside a transaction to the waits once more after that transaction
+   * committed: a wait that opened while it ran looked for buffered messages before this one was
+   * visible. Delivers it at most once (the buffered row is claimed); false when nothing took it.
+   */
+  async offerBuffered(message: Message, bufferedId: string): Promise<boolean> {
+    const late = await this.correlate(message, new Set(), claimBufferedMessage(this.pool, bufferedId));
+    if (late.length > 0) this.metrics.messageCorrelated(late.length);
+    return late.length > 0;
   }
 
   // One wait per process key, trying the next when a wait was taken by a concurrent message.
@@ -124,15 +135,20 @@ export class MessageService {
   }
 
   // Stored, then offered once more to the waits: one may have opened while this message was
-  // matched, before it was stored, and would otherwise never see it.
-  private async buffer(message: Message, timeToLiveMs: number): Promise<MessageOutcome> {
+  // matched, before it was stored, and would otherwise never see it. In a caller's transaction (an
+  // idempotent request) the caller offers it once more after the commit: see offerBuffered.
+  private async buffer(
+    message: Message,
+    timeToLiveMs: number,
+    db: Pool | PoolClient,
+  ): Promise<MessageOutcome> {
     const now = this.clock.now();
-    const stored = await bufferMessage(this.pool, {
+    const stored = await bufferMessage(db, {
       ...message,
       now,
       expiresAt: new Date(now.getTime() + timeToLiveMs),
     });
-    const late = await this.correlate(message, new Set(), claimBufferedMessage(this.pool, stored.id));
+    const late = await this.correlate(message, new Set(), claimBufferedMessage(db, stored.id), db);
     if (late.length > 0) {
       this.metrics.messageCorrelated(late.length);
       return { started: [], correlated: late, buffered: null };

@@ -2,9 +2,16 @@ import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { requireOrgRole } from '../auth/authorization.js';
 import { identityOf } from '../auth/request-identity.js';
-import { authenticatedErrors, bearerSecurity, ErrorBody, Uuid } from '../common-schemas.js';
+import {
+  authenticatedErrors,
+  bearerSecurity,
+  ErrorBody,
+  IdempotencyHeaders,
+  Uuid,
+} from '../common-schemas.js';
 import type { Variables } from '../engine/runtime/index.js';
-import { unmatchedMessage, type MessageService } from './message-service.js';
+import type { IdempotentRequests } from '../idempotency/idempotent-requests.js';
+import { unmatchedMessage, type MessageOutcome, type MessageService } from './message-service.js';
 import type { SignalService } from './signal-service.js';
 
 const JsonObject = Type.Record(Type.String({ maxLength: 255 }), Type.Unknown());
@@ -12,10 +19,13 @@ const Name = Type.String({ minLength: 1, maxLength: 255 });
 /** Thirty days: the longest a message may wait in the buffer. */
 const MAX_TTL_MS = 30 * 24 * 3600 * 1000;
 
-/** `POST /api/v1/messages` and `POST /api/v1/signals` (Operator). */
+/**
+ * `POST /api/v1/messages` and `POST /api/v1/signals` (Operator), idempotent with an
+ * `Idempotency-Key`.
+ */
 export function registerEventRoutes(
   app: HttpServer,
-  services: { messages: MessageService; signals: SignalService },
+  services: { messages: MessageService; signals: SignalService; idempotency: IdempotentRequests },
 ): void {
   const tags = ['messages and signals'];
   const security = bearerSecurity;
@@ -28,6 +38,7 @@ export function registerEventRoutes(
         security,
         summary:
           'Correlate a message to waiting instances and/or start instances from message start events (Operator)',
+        headers: IdempotencyHeaders,
         body: Type.Object(
           {
             org_id: Uuid,
@@ -55,22 +66,33 @@ export function registerEventRoutes(
           }),
           ...authenticatedErrors,
           404: ErrorBody,
+          409: ErrorBody,
+          422: ErrorBody,
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
       requireOrgRole(identityOf(request), body.org_id, ['Operator']);
-      const outcome = await services.messages.publish({
+      const message = {
         orgId: body.org_id,
         messageName: body.message_name,
         correlationKey: body.correlation_key ?? null,
         variables: (body.variables ?? {}) as Variables,
         ...(body.time_to_live_ms === undefined ? {} : { timeToLiveMs: body.time_to_live_ms }),
+      };
+      // A message buffered in an idempotent request's transaction is offered to the waits once
+      // more after the commit; the stored answer stays "buffered", as it was when it committed.
+      const afterCommit = async (outcome: MessageOutcome) => {
+        if (outcome.buffered !== null) await services.messages.offerBuffered(message, outcome.buffered.id);
+      };
+      const options = { orgId: body.org_id, status: 200, afterCommit };
+      return services.idempotency.respond(request, reply, options, async (db) => {
+        const outcome = await services.messages.publish(message, db);
+        const matched = outcome.started.length + outcome.correlated.length > 0;
+        if (!matched && outcome.buffered === null) throw unmatchedMessage(body.message_name);
+        return outcome;
       });
-      const matched = outcome.started.length + outcome.correlated.length > 0;
-      if (!matched && outcome.buffered === null) throw unmatchedMessage(body.message_name);
-      return outcome;
     },
   );
 
@@ -82,6 +104,7 @@ export function registerEventRoutes(
         security,
         summary:
           'Broadcast a signal to every waiting instance and start instances from signal start events (Operator)',
+        headers: IdempotencyHeaders,
         body: Type.Object(
           { org_id: Uuid, signal_name: Name, variables: Type.Optional(JsonObject) },
           { additionalProperties: false },
@@ -89,17 +112,22 @@ export function registerEventRoutes(
         response: {
           200: Type.Object({ started: Type.Array(Uuid), delivered: Type.Array(Uuid) }),
           ...authenticatedErrors,
+          409: ErrorBody,
+          422: ErrorBody,
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
       requireOrgRole(identityOf(request), body.org_id, ['Operator']);
-      return services.signals.broadcast({
+      const signal = {
         orgId: body.org_id,
         signalName: body.signal_name,
         variables: (body.variables ?? {}) as Variables,
-      });
+      };
+      return services.idempotency.respond(request, reply, { orgId: body.org_id, status: 200 }, (db) =>
+        services.signals.broadcast(signal, db),
+      );
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { Pool } from '../../platform/database/pool.js';
+import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import { requireOrgRole } from '../auth/authorization.js';
 import type { Identity, OrgRole } from '../auth/identity.js';
 import { findDefinition, findLatestEnabled } from '../deployments/definition-repository.js';
@@ -41,20 +41,28 @@ export class InstanceService {
   /**
    * Starts an instance of the latest enabled version of `process_key`, or of `definition_id`.
    * Drafts and disabled versions never start (409). Runs synchronously until every token waits.
+   * `db` makes the start part of the caller's transaction (an idempotent start's key row); without
+   * it, concurrent starts of a definition share one statement and commit.
    */
-  async start(identity: Identity, request: StartRequest): Promise<InstanceRecord> {
+  async start(identity: Identity, request: StartRequest, db?: Pool | PoolClient): Promise<InstanceRecord> {
     requireOrgRole(identity, request.org_id, ['Operator']);
     const input = { variables: request.variables ?? {}, businessKey: request.business_key ?? null };
+    const write = (
+      definition: { id: string; org_id: string; process_key: string },
+      options: { latestEnabled?: boolean } = {},
+    ) =>
+      db === undefined || db === this.pool
+        ? this.driver.startTogether(definition, { ...input, ...options })
+        : this.driver.start(definition, { ...input, ...options }, db);
     if (request.definition_id !== undefined) {
-      return (await this.driver.startTogether(await this.resolveById(request, request.definition_id), input))
-        .instance;
+      return (await write(await this.resolveById(request, request.definition_id))).instance;
     }
     if (request.process_key === undefined)
       throw WorkflowErrors.validation('Give process_key or definition_id');
     for (let attempt = 1; ; attempt++) {
       const definition = await this.latestEnabled(request.org_id, request.process_key);
       try {
-        return (await this.driver.startTogether(definition, { ...input, latestEnabled: true })).instance;
+        return (await write(definition, { latestEnabled: true })).instance;
       } catch (error) {
         if (!(error instanceof StaleDefinitionError)) throw error;
         this.latest.forget(request.org_id, request.process_key);

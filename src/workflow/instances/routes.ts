@@ -1,8 +1,16 @@
 import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
+import { requireOrgRole } from '../auth/authorization.js';
 import { identityOf } from '../auth/request-identity.js';
-import { authenticatedErrors, bearerSecurity, ErrorBody, Uuid } from '../common-schemas.js';
+import {
+  authenticatedErrors,
+  bearerSecurity,
+  ErrorBody,
+  IdempotencyHeaders,
+  Uuid,
+} from '../common-schemas.js';
 import type { Variables } from '../engine/runtime/index.js';
+import type { IdempotentRequests } from '../idempotency/idempotent-requests.js';
 import type { InstanceService } from './instance-service.js';
 
 const InstanceState = Type.Enum(['running', 'completed', 'cancelled', 'incident', 'terminated']);
@@ -50,8 +58,15 @@ export function clampLimit(limit: number | undefined): number {
   return Math.min(500, Math.max(1, limit ?? 100));
 }
 
-/** Process instances: start, list, detail, history, cancel, retry, variables. */
-export function registerInstanceRoutes(app: HttpServer, instances: InstanceService): void {
+/**
+ * Process instances: start (idempotent with an `Idempotency-Key`), list, detail, history, cancel,
+ * retry, variables.
+ */
+export function registerInstanceRoutes(
+  app: HttpServer,
+  instances: InstanceService,
+  idempotency: IdempotentRequests,
+): void {
   const tags = ['process-instances'];
   const security = bearerSecurity;
 
@@ -62,6 +77,7 @@ export function registerInstanceRoutes(app: HttpServer, instances: InstanceServi
         tags,
         security,
         summary: 'Start an instance of the latest enabled version of a key, or of one version (Operator)',
+        headers: IdempotencyHeaders,
         body: Type.Object(
           {
             org_id: Uuid,
@@ -72,16 +88,17 @@ export function registerInstanceRoutes(app: HttpServer, instances: InstanceServi
           },
           { additionalProperties: false },
         ),
-        response: { 201: Instance, ...authenticatedErrors, ...notFound },
+        response: { 201: Instance, ...authenticatedErrors, ...notFound, 422: ErrorBody },
       },
     },
     async (request, reply) => {
       const { variables, ...rest } = request.body;
-      const instance = await instances.start(identityOf(request), {
-        ...rest,
-        variables: variables as Variables | undefined,
-      });
-      return reply.status(201).send(instance);
+      const identity = identityOf(request);
+      requireOrgRole(identity, rest.org_id, ['Operator']);
+      const start = { ...rest, variables: variables as Variables | undefined };
+      return idempotency.respond(request, reply, { orgId: rest.org_id, status: 201 }, (db) =>
+        instances.start(identity, start, db),
+      );
     },
   );
 

@@ -13,8 +13,9 @@ function canonical(value: unknown): unknown {
 
 /**
  * Hash of a write request that an Idempotency-Key is bound to: method, path, body (keys sorted)
- * and `caller`, the access the request was decided under (see `idempotency-header.ts`), so that a
- * stored response is replayed only to a request that would be decided the same way.
+ * and `caller`, what the request was decided under (records: the caller's access, see
+ * `records/http/idempotency-header.ts`), so that a stored response is replayed only to a request
+ * that would be decided the same way.
  */
 export function requestHash(method: string, path: string, body: unknown, caller: unknown = null): string {
   return createHash('sha256')

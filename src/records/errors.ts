@@ -95,6 +95,7 @@ export const RecordsErrors = {
   searchUnavailable: () =>
     new ServiceError(503, 'TYPESENSE_UNAVAILABLE', 'The search service is unavailable; retry later'),
   databaseUnavailable: () => new ServiceError(503, 'POSTGRES_UNAVAILABLE', 'The database is unavailable'),
+  notReady: () => new ServiceError(503, 'NOT_READY', 'The schemas are still loading'),
 } as const;
 
 /** How the records HTTP server renders errors. */

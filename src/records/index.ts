@@ -177,7 +177,13 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   );
   const recordAccess = deps.access ?? new AccessControl({ clock });
   await app.register((scope) => {
-    registerPlatformRoutes(scope, { pool, registry, metrics, isReady: () => sync.isReady });
+    registerPlatformRoutes(scope, {
+      pool,
+      registry,
+      metrics,
+      isReady: () => sync.isReady,
+      healthTimeoutMs: config.healthTimeoutMs,
+    });
     registerOidcRoutes(scope, { pool, clock, strategies: () => auth.oidcStrategies() });
     registerIdentityRoute(scope);
     registerAuthAuditRoutes(scope, { pool, audit: authAudit });

@@ -133,7 +133,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     },
   });
   installAuthentication(app, authenticator);
-  registerOperationsRoutes(app, pool, metrics);
+  registerOperationsRoutes(app, pool, metrics, config.healthTimeoutMs);
   registerAuthRoutes(app, logins);
   registerMeRoutes(app);
   registerApiKeyRoutes(app, new ApiKeyService(pool, hasher));

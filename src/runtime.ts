@@ -130,7 +130,7 @@ export async function runServices(
   logger: Logger,
 ): Promise<RunningServices> {
   const databases = await openDatabases(config, services, logger);
-  const rateLimitStore = createRateLimitStore(config.redisUrl, logger);
+  const rateLimitStore = createRateLimitStore(config.redisUrl, logger, config.redisCommandTimeoutMs);
   const pools: Pool[] = [];
   const closers: (() => Promise<void>)[] = [];
   const urls: Partial<Record<ServiceName, string>> = {};

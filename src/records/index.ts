@@ -119,7 +119,8 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const logger = deps.logger.child({ service: 'records' });
   const clock = deps.clock ?? systemClock;
   const metrics = createMetricsRegistry('records');
-  const rateLimitStore = deps.rateLimitStore ?? createRateLimitStore(config.redisUrl, logger);
+  const rateLimitStore =
+    deps.rateLimitStore ?? createRateLimitStore(config.redisUrl, logger, config.redisCommandTimeoutMs);
   const registry = new SchemaRegistry();
   const resources = resolveResourcesDir(config.records.resourcesDir);
   if (resources.examples)
@@ -130,6 +131,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     clock,
     logger,
     redisUrl: config.redisUrl,
+    redisCommandTimeoutMs: config.redisCommandTimeoutMs,
     trustedProxies: config.records.trustedProxies,
     revocationPollMilliseconds: config.records.revocation.pollMilliseconds,
     revocationGraceMilliseconds: config.records.revocation.graceMilliseconds,

@@ -62,7 +62,7 @@ export async function startTestWorkflow(
     ...options.env,
   });
   const logs = captureLogs('info');
-  const rateLimitStore = createRateLimitStore(config.redisUrl, logs.logger);
+  const rateLimitStore = createRateLimitStore(config.redisUrl, logs.logger, config.redisCommandTimeoutMs);
   // Requests and the engine run as a login that owns nothing (as in production); the owner
   // keeps history retention.
   const directRuntimeUrl = asRuntimeLogin(database.url, 'workflow');

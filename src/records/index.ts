@@ -166,6 +166,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     maxJsonDepth: config.maxJsonDepth,
+    timeouts: config.http,
     errors: recordsErrorCatalogue,
     metrics,
     openapi: { title: 'weft records', version: '1', description: 'Schema-driven records API' },

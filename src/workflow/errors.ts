@@ -15,6 +15,7 @@ export const WorkflowErrors = {
     new ServiceError(409, 'U409', message, details),
   payloadTooLarge: (message: string) => new ServiceError(413, 'U413', message),
   unsupportedMediaType: (message: string) => new ServiceError(415, 'U415', message),
+  requestTimeout: (message: string) => new ServiceError(408, 'U408', message),
   tooManyRequests: (retryAfterSeconds: number) =>
     new ServiceError(
       429,
@@ -41,6 +42,8 @@ export const workflowErrorCatalogue: ErrorCatalogue = {
         return WorkflowErrors.payloadTooLarge(failure.message);
       case 'unsupported-media-type':
         return WorkflowErrors.unsupportedMediaType(failure.message);
+      case 'request-timeout':
+        return WorkflowErrors.requestTimeout(failure.message);
       case 'client-error':
         return new ServiceError(failure.statusCode, `U${failure.statusCode}`, failure.message);
     }

@@ -124,6 +124,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     maxJsonDepth: config.maxJsonDepth,
+    timeouts: config.http,
     errors: workflowErrorCatalogue,
     metrics,
     openapi: {

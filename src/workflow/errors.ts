@@ -26,6 +26,14 @@ export const WorkflowErrors = {
         'retry-after': String(retryAfterSeconds),
       },
     ),
+  tooManyLongPolls: () =>
+    new ServiceError(
+      429,
+      'U429',
+      'Too many long polls of this client (or of this service) are waiting; retry shortly',
+      { retry_after_seconds: 1 },
+      { 'retry-after': '1' },
+    ),
   internal: () => new ServiceError(500, 'U500', 'Internal server error'),
   unavailable: (message = 'The database is unavailable') => new ServiceError(503, 'U503', message),
 } as const;

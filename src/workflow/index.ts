@@ -160,7 +160,11 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     },
     ...(deps.timerLeader === undefined ? {} : { timerLeader: deps.timerLeader }),
   });
-  registerEngineRoutes(app, engine, { auth: config.workflow.externalTasksAuth, authenticator });
+  registerEngineRoutes(app, engine, {
+    auth: config.workflow.externalTasksAuth,
+    authenticator,
+    longPolls: config.workflow.longPolls,
+  });
   const connectors = createConnectorExecutors({
     pool,
     clock,

@@ -26,6 +26,8 @@ export function withBodyDeadline(payload: Readable, timeoutMs: number, onTimeout
     timed.destroy(new BodyTimeoutError(timeoutMs));
   }, timeoutMs);
   const stop = () => clearTimeout(timer);
+  // Whoever reads the body listens too; this keeps a failure after the answer from going uncaught.
+  timed.on('error', () => undefined);
   timed.once('end', stop);
   timed.once('close', stop);
   payload.once('error', (error) => {

@@ -92,13 +92,15 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   // A body that has not fully arrived within the body timeout is a 408 with the error body, and
   // the connection is closed (what is left of the body is never read).
   app.addHook('preParsing', (request, reply, payload, done) => {
-    if (request.raw.complete) return done(null, payload);
-    done(
-      null,
-      withBodyDeadline(payload, timeouts.bodyTimeoutMs, () => {
-        void reply.header('connection', 'close');
-      }),
-    );
+    const { headers } = request;
+    const hasBody = headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
+    if (!hasBody || request.raw.complete) return done(null, payload);
+    const timed = withBodyDeadline(payload, timeouts.bodyTimeoutMs, () => {
+      void reply.header('connection', 'close');
+    });
+    // Answered without reading the body (a 404, a refusal in a hook): the deadline no longer matters.
+    reply.raw.once('close', () => timed.destroy());
+    done(null, timed);
   });
 
   await app.register(swagger, {

@@ -41,7 +41,7 @@ const keepAliveDelayMs = 10_000;
  * database restart or a terminated backend costs failed requests (503), not the service. Every
  * wait is bounded by `timeouts`: connecting and waiting for a free connection, each statement
  * (server- and client-side), and TCP keepalive finds dead peers. A connection that failed or timed
- * out is discarded when released with its error (`releaseAfter`), so the pool heals by itself.
+ * out is discarded when released with its error (see `rollBack`), so the pool heals by itself.
  */
 export function createPool(connectionString: string, options: PoolOptions): Pool {
   const timeouts = options.timeouts ?? adminTimeouts;

@@ -225,7 +225,7 @@ export const environmentSchema = Type.Object({
       "Concurrent fetch-and-lock long polls one client may hold (a client: the token's actor, or the address when unauthenticated); more get 429",
   }),
   WORKFLOW_LONG_POLLS_MAX: Type.Integer({
-    default: 1000,
+    default: 200,
     minimum: 1,
     maximum: 100_000,
     description: 'Concurrent fetch-and-lock long polls of one service instance; more get 429',

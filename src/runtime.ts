@@ -106,6 +106,7 @@ export async function migrateServices(
       const pool = createPool(requireUrls(databases, service).ownerUrl, {
         max: 2,
         applicationName: `weft-${service}-migrate`,
+        timeouts: config.adminDatabaseTimeouts,
       });
       try {
         if (service === 'workflow') await prepareWorkflowDatabase(pool, config, logger);
@@ -129,7 +130,7 @@ export async function runServices(
   logger: Logger,
 ): Promise<RunningServices> {
   const databases = await openDatabases(config, services, logger);
-  const rateLimitStore = createRateLimitStore(config.redisUrl, logger);
+  const rateLimitStore = createRateLimitStore(config.redisUrl, logger, config.redisCommandTimeoutMs);
   const pools: Pool[] = [];
   const closers: (() => Promise<void>)[] = [];
   const urls: Partial<Record<ServiceName, string>> = {};
@@ -138,7 +139,8 @@ export async function runServices(
   const stop = async () => {
     for (const close of closers.reverse())
       await close().catch((error: unknown) => logger.error({ err: error }, 'close failed'));
-    await Promise.all(pools.map((pool) => pool.end().catch(() => undefined)));
+    // A database that stopped answering must not hold the shutdown: connections are dropped after 5 s.
+    await Promise.all(pools.map((pool) => endWithin(pool, 5_000)));
     await rateLimitStore.close();
     await databases.embedded?.stop();
   };
@@ -150,19 +152,20 @@ export async function runServices(
         max: config.databasePoolSize,
         applicationName: `weft-${service}`,
         logger,
+        timeouts: config.databaseTimeouts,
       });
       pools.push(pool);
-      let ownerPool = pool;
-      if (database.ownerUrl !== database.url) {
-        ownerPool = createPool(database.ownerUrl, {
-          max: 4,
-          applicationName: `weft-${service}-owner`,
-          logger,
-        });
-        pools.push(ownerPool);
-      }
+      // A pool of its own even for the same login: the owner's work (migrations, DDL, retention,
+      // archive, snapshots) has its own statement timeout, and cannot starve requests of connections.
+      const ownerPool = createPool(database.ownerUrl, {
+        max: 4,
+        applicationName: `weft-${service}-owner`,
+        logger,
+        timeouts: config.adminDatabaseTimeouts,
+      });
+      pools.push(ownerPool);
       const runtimeLogin =
-        ownerPool === pool
+        database.ownerUrl === database.url
           ? undefined
           : (await pool.query<{ login: string }>('SELECT current_user AS login')).rows[0]?.login;
       if (service === 'workflow') {
@@ -195,6 +198,18 @@ export async function runServices(
     throw error;
   }
   return { urls, scrapeUrls, stop };
+}
+
+async function endWithin(pool: Pool, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    pool.end().catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 function requireUrls(databases: Databases, service: ServiceName): ServiceDatabase {

@@ -95,6 +95,8 @@ export const RecordsErrors = {
   searchUnavailable: () =>
     new ServiceError(503, 'TYPESENSE_UNAVAILABLE', 'The search service is unavailable; retry later'),
   databaseUnavailable: () => new ServiceError(503, 'POSTGRES_UNAVAILABLE', 'The database is unavailable'),
+  requestTimeout: (message: string) => new ServiceError(408, 'REQUEST_TIMEOUT', message),
+  notReady: () => new ServiceError(503, 'NOT_READY', 'The schemas are still loading'),
 } as const;
 
 /** How the records HTTP server renders errors. */
@@ -112,6 +114,8 @@ export const recordsErrorCatalogue: ErrorCatalogue = {
         return RecordsErrors.payloadTooLarge(failure.message);
       case 'unsupported-media-type':
         return RecordsErrors.unsupportedMediaType(failure.message);
+      case 'request-timeout':
+        return RecordsErrors.requestTimeout(failure.message);
       case 'client-error':
         return new ServiceError(failure.statusCode, 'BAD_REQUEST', failure.message);
     }

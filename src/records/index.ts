@@ -119,7 +119,8 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const logger = deps.logger.child({ service: 'records' });
   const clock = deps.clock ?? systemClock;
   const metrics = createMetricsRegistry('records');
-  const rateLimitStore = deps.rateLimitStore ?? createRateLimitStore(config.redisUrl, logger);
+  const rateLimitStore =
+    deps.rateLimitStore ?? createRateLimitStore(config.redisUrl, logger, config.redisCommandTimeoutMs);
   const registry = new SchemaRegistry();
   const resources = resolveResourcesDir(config.records.resourcesDir);
   if (resources.examples)
@@ -130,6 +131,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     clock,
     logger,
     redisUrl: config.redisUrl,
+    redisCommandTimeoutMs: config.redisCommandTimeoutMs,
     trustedProxies: config.records.trustedProxies,
     revocationPollMilliseconds: config.records.revocation.pollMilliseconds,
     revocationGraceMilliseconds: config.records.revocation.graceMilliseconds,
@@ -164,6 +166,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     maxJsonDepth: config.maxJsonDepth,
+    timeouts: config.http,
     errors: recordsErrorCatalogue,
     metrics,
     openapi: { title: 'weft records', version: '1', description: 'Schema-driven records API' },
@@ -177,7 +180,13 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   );
   const recordAccess = deps.access ?? new AccessControl({ clock });
   await app.register((scope) => {
-    registerPlatformRoutes(scope, { pool, registry, metrics, isReady: () => sync.isReady });
+    registerPlatformRoutes(scope, {
+      pool,
+      registry,
+      metrics,
+      isReady: () => sync.isReady,
+      healthTimeoutMs: config.healthTimeoutMs,
+    });
     registerOidcRoutes(scope, { pool, clock, strategies: () => auth.oidcStrategies() });
     registerIdentityRoute(scope);
     registerAuthAuditRoutes(scope, { pool, audit: authAudit });

@@ -17,6 +17,7 @@ export const WorkflowErrors = {
   idempotencyConflict: (message: string) => new ServiceError(422, 'U422', message),
   payloadTooLarge: (message: string) => new ServiceError(413, 'U413', message),
   unsupportedMediaType: (message: string) => new ServiceError(415, 'U415', message),
+  requestTimeout: (message: string) => new ServiceError(408, 'U408', message),
   tooManyRequests: (retryAfterSeconds: number) =>
     new ServiceError(
       429,
@@ -26,6 +27,14 @@ export const WorkflowErrors = {
       {
         'retry-after': String(retryAfterSeconds),
       },
+    ),
+  tooManyLongPolls: () =>
+    new ServiceError(
+      429,
+      'U429',
+      'Too many long polls of this client (or of this service) are waiting; retry shortly',
+      { retry_after_seconds: 1 },
+      { 'retry-after': '1' },
     ),
   internal: () => new ServiceError(500, 'U500', 'Internal server error'),
   unavailable: (message = 'The database is unavailable') => new ServiceError(503, 'U503', message),
@@ -43,6 +52,8 @@ export const workflowErrorCatalogue: ErrorCatalogue = {
         return WorkflowErrors.payloadTooLarge(failure.message);
       case 'unsupported-media-type':
         return WorkflowErrors.unsupportedMediaType(failure.message);
+      case 'request-timeout':
+        return WorkflowErrors.requestTimeout(failure.message);
       case 'client-error':
         return new ServiceError(failure.statusCode, `U${failure.statusCode}`, failure.message);
     }

@@ -125,6 +125,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     maxJsonDepth: config.maxJsonDepth,
+    timeouts: config.http,
     errors: workflowErrorCatalogue,
     metrics,
     openapi: {
@@ -134,7 +135,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     },
   });
   installAuthentication(app, authenticator);
-  registerOperationsRoutes(app, pool, metrics);
+  registerOperationsRoutes(app, pool, metrics, config.healthTimeoutMs);
   registerAuthRoutes(app, logins);
   registerMeRoutes(app);
   registerApiKeyRoutes(app, new ApiKeyService(pool, hasher));
@@ -169,7 +170,11 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     },
     ...(deps.timerLeader === undefined ? {} : { timerLeader: deps.timerLeader }),
   });
-  registerEngineRoutes(app, engine, { auth: config.workflow.externalTasksAuth, authenticator });
+  registerEngineRoutes(app, engine, {
+    auth: config.workflow.externalTasksAuth,
+    authenticator,
+    longPolls: config.workflow.longPolls,
+  });
   const connectors = createConnectorExecutors({
     pool,
     clock,

@@ -49,6 +49,8 @@ export async function startTestWorkflow(
     database?: TestDatabase;
     /** Take part in the timer leadership; by default only a service on the real clock does. */
     timerLeader?: boolean;
+    /** Rewrites the runtime login's URL (pool and LISTEN connections), e.g. through a TCP proxy. */
+    runtimeUrl?: (url: string) => string;
   } = {},
 ): Promise<TestWorkflow> {
   const database = options.database ?? (await createMigratedDatabase('workflow'));
@@ -60,11 +62,16 @@ export async function startTestWorkflow(
     ...options.env,
   });
   const logs = captureLogs('info');
-  const rateLimitStore = createRateLimitStore(config.redisUrl, logs.logger);
+  const rateLimitStore = createRateLimitStore(config.redisUrl, logs.logger, config.redisCommandTimeoutMs);
   // Requests and the engine run as a login that owns nothing (as in production); the owner
   // keeps history retention.
-  const runtimeUrl = asRuntimeLogin(database.url, 'workflow');
-  const pool = createPool(runtimeUrl, { max: 10, applicationName: 'weft-test-runtime' });
+  const directRuntimeUrl = asRuntimeLogin(database.url, 'workflow');
+  const runtimeUrl = options.runtimeUrl ? options.runtimeUrl(directRuntimeUrl) : directRuntimeUrl;
+  const pool = createPool(runtimeUrl, {
+    max: 10,
+    applicationName: 'weft-test-runtime',
+    timeouts: config.databaseTimeouts,
+  });
   const service = await createWorkflowService({
     config,
     pool,

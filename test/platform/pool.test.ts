@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createPool } from '../../src/platform/database/pool.js';
+import {
+  createPool,
+  isDatabaseUnavailable,
+  pgErrorCode,
+  withTransaction,
+} from '../../src/platform/database/pool.js';
 import { createMigratedDatabase, type TestDatabase } from '../helpers/database.js';
 import { captureLogs } from '../helpers/log-capture.js';
 
@@ -74,6 +79,54 @@ test('a connection terminated during a statement rejects that statement and ends
     client.release();
     assert.equal((await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one, 1);
   } finally {
+    await pool.end();
+  }
+});
+
+test('a statement past the pool’s statement timeout fails fast as “unavailable” (503) and the pool keeps serving', async () => {
+  const pool = createPool(db.url, {
+    max: 1,
+    applicationName: 'weft-pool-test-timeout',
+    timeouts: { statementMs: 200, connectMs: 1000 },
+  });
+  try {
+    const started = performance.now();
+    const failure = await pool.query('SELECT pg_sleep(5)').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(performance.now() - started < 2000, 'the server cancelled it');
+    assert.equal(pgErrorCode(failure), '57014');
+    assert.equal(isDatabaseUnavailable(failure), true);
+    assert.equal((await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one, 1);
+    const inTransaction = await withTransaction(pool, (client) => client.query('SELECT pg_sleep(5)')).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.equal(pgErrorCode(inTransaction), '57014');
+    assert.equal((await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one, 1);
+  } finally {
+    await pool.end();
+  }
+});
+
+test('a pool whose connections are all busy answers “unavailable” after the connect timeout instead of queueing forever', async () => {
+  const pool = createPool(db.url, {
+    max: 1,
+    applicationName: 'weft-pool-test-wait',
+    timeouts: { statementMs: 5000, connectMs: 300 },
+  });
+  const busy = await pool.connect();
+  try {
+    const started = performance.now();
+    const failure = await pool.query('SELECT 1').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(performance.now() - started < 1500);
+    assert.equal(isDatabaseUnavailable(failure), true);
+  } finally {
+    busy.release();
     await pool.end();
   }
 });

@@ -164,7 +164,7 @@ describe('operations endpoints and bad input', () => {
 });
 
 describe('when the database is unreachable', () => {
-  test('GET /health answers 503 database "unreachable" and API routes answer 503 U503, not 500', async () => {
+  test('GET /health answers 503 U503 with database "unreachable" and API routes answer 503 U503, not 500', async () => {
     const database = await createMigratedDatabase('workflow');
     const workflow = await startTestWorkflow({ database });
     try {
@@ -177,7 +177,13 @@ describe('when the database is unreachable', () => {
       await admin.end();
       const health = await workflow.request({ method: 'GET', url: '/health' });
       assert.equal(health.statusCode, 503);
-      assert.deepEqual(health.json(), { status: 'error', database: 'unreachable' });
+      assert.deepEqual(health.json(), {
+        code: 'U503',
+        message: 'The database is unavailable',
+        details: { request_id: health.headers['x-request-id'] },
+        status: 'error',
+        database: 'unreachable',
+      });
       const me = await workflow.request({ method: 'GET', url: '/api/v1/me', token });
       assert.equal(me.statusCode, 503);
       assert.equal((me.json() as { code: string }).code, 'U503');

@@ -35,6 +35,46 @@ export const environmentSchema = Type.Object({
     maximum: 500,
     description: 'Connections per service pool',
   }),
+  WEFT_DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({
+    default: 15_000,
+    minimum: 0,
+    maximum: 3_600_000,
+    description:
+      'Longest statement of request work (`statement_timeout`, and the client gives up 1 s later when no answer comes); a timeout is 503. 0: no limit',
+  }),
+  WEFT_DATABASE_ADMIN_STATEMENT_TIMEOUT_MS: Type.Integer({
+    default: 0,
+    minimum: 0,
+    maximum: 86_400_000,
+    description:
+      'Longest statement of the owner login (migrations, DDL, retention, archive, snapshots, audit anchors). 0: no limit',
+  }),
+  WEFT_DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({
+    default: 5_000,
+    minimum: 100,
+    maximum: 600_000,
+    description: 'Longest wait for a database connection (opening one, or a free one of the pool); then 503',
+  }),
+  WEFT_HEALTH_TIMEOUT_MS: Type.Integer({
+    default: 2_000,
+    minimum: 50,
+    maximum: 60_000,
+    description: 'How long a health probe waits for the database before answering 503',
+  }),
+  WEFT_REQUEST_HEADERS_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    maximum: 600_000,
+    description:
+      'Longest time a client may take to send the request line and headers; the connection is then closed',
+  }),
+  WEFT_REQUEST_BODY_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    maximum: 600_000,
+    description:
+      'Longest time a client may take to send a request body after its headers; then 408 and the connection is closed',
+  }),
   WEFT_BODY_LIMIT_BYTES: Type.Integer({
     default: 4 * 1024 * 1024,
     minimum: 1024,
@@ -52,6 +92,13 @@ export const environmentSchema = Type.Object({
       description: 'Redis for shared rate-limit counters; in-process (single instance) when unset',
     }),
   ),
+  WEFT_REDIS_COMMAND_TIMEOUT_MS: Type.Integer({
+    default: 500,
+    minimum: 10,
+    maximum: 60_000,
+    description:
+      'Longest wait for a Redis command (rate limits, revocation store); then the request goes on without it or, fail-closed, gets 503',
+  }),
   WORKFLOW_PORT: Type.Integer({
     default: 8080,
     minimum: 0,
@@ -189,6 +236,19 @@ export const environmentSchema = Type.Object({
     default: 'public',
     description:
       '`public`: the external-task endpoints need no token (the spec); `required`: a token of a Worker, who gets only tasks of its orgs',
+  }),
+  WORKFLOW_LONG_POLLS_PER_CLIENT: Type.Integer({
+    default: 20,
+    minimum: 1,
+    maximum: 10_000,
+    description:
+      "Concurrent fetch-and-lock long polls one client may hold (a client: the token's actor, or the address when unauthenticated); more get 429",
+  }),
+  WORKFLOW_LONG_POLLS_MAX: Type.Integer({
+    default: 200,
+    minimum: 1,
+    maximum: 100_000,
+    description: 'Concurrent fetch-and-lock long polls of one service instance; more get 429',
   }),
   WORKFLOW_CONNECTOR_CONCURRENCY: Type.Integer({
     default: 4,

@@ -5,5 +5,7 @@ export {
   type WorkflowConfig,
   type ExternalTasksAuth,
   type RecordsConfig,
+  type HttpTimeouts,
+  type LongPollLimits,
 } from './load-config.js';
 export { environmentSchema, environmentVariableNames } from './environment.js';

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import Value from 'typebox/value';
+import type { DatabaseTimeouts } from '../database/pool.js';
 import { Ed25519Signer, pemFromEnvironment } from '../crypto/ed25519-signer.js';
 import { environmentSchema, environmentVariableNames, type Environment } from './environment.js';
 
@@ -12,11 +13,36 @@ export interface Config {
   readonly logLevel: Environment['WEFT_LOG_LEVEL'];
   readonly embeddedPostgresPort: number;
   readonly databasePoolSize: number;
+  /** Timeouts of the request pools (the runtime login). */
+  readonly databaseTimeouts: DatabaseTimeouts;
+  /** Timeouts of the owner pools (migrations, DDL and the jobs that run as the owner). */
+  readonly adminDatabaseTimeouts: DatabaseTimeouts;
+  /** How long `/health` (workflow) and `/api/healthz`, `/api/readyz` (records) wait for the database. */
+  readonly healthTimeoutMs: number;
+  readonly http: HttpTimeouts;
+  /** Longest wait for one Redis command. */
+  readonly redisCommandTimeoutMs: number;
   readonly bodyLimitBytes: number;
   readonly maxJsonDepth: number;
   readonly redisUrl: string | undefined;
   readonly workflow: WorkflowConfig;
   readonly records: RecordsConfig;
+}
+
+/** How long a client may take to send a request. */
+export interface HttpTimeouts {
+  /** The request line and headers. */
+  readonly headersTimeoutMs: number;
+  /** The body, from the end of the headers. */
+  readonly bodyTimeoutMs: number;
+}
+
+/** Bounds of fetch-and-lock long polls. */
+export interface LongPollLimits {
+  /** Concurrent long polls of one client. */
+  readonly perClient: number;
+  /** Concurrent long polls of this instance. */
+  readonly total: number;
 }
 
 /** Configuration of the workflow service. */
@@ -47,6 +73,7 @@ export interface WorkflowConfig {
   readonly connectors: ConnectorsConfig;
   /** `required`: the external-task endpoints need a token of a Worker and are scoped to its orgs. */
   readonly externalTasksAuth: ExternalTasksAuth;
+  readonly longPolls: LongPollLimits;
   readonly feel: FeelConfig;
 }
 
@@ -190,6 +217,20 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     logLevel: env.WEFT_LOG_LEVEL,
     embeddedPostgresPort: env.WEFT_EMBEDDED_POSTGRES_PORT,
     databasePoolSize: env.WEFT_DATABASE_POOL_SIZE,
+    databaseTimeouts: {
+      statementMs: env.WEFT_DATABASE_STATEMENT_TIMEOUT_MS,
+      connectMs: env.WEFT_DATABASE_CONNECT_TIMEOUT_MS,
+    },
+    adminDatabaseTimeouts: {
+      statementMs: env.WEFT_DATABASE_ADMIN_STATEMENT_TIMEOUT_MS,
+      connectMs: env.WEFT_DATABASE_CONNECT_TIMEOUT_MS,
+    },
+    healthTimeoutMs: env.WEFT_HEALTH_TIMEOUT_MS,
+    http: {
+      headersTimeoutMs: env.WEFT_REQUEST_HEADERS_TIMEOUT_MS,
+      bodyTimeoutMs: env.WEFT_REQUEST_BODY_TIMEOUT_MS,
+    },
+    redisCommandTimeoutMs: env.WEFT_REDIS_COMMAND_TIMEOUT_MS,
     bodyLimitBytes: env.WEFT_BODY_LIMIT_BYTES,
     maxJsonDepth: env.WEFT_JSON_MAX_DEPTH,
     redisUrl: env.REDIS_URL,
@@ -238,6 +279,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
         dmnMaxElements: env.WORKFLOW_DMN_MAX_ELEMENTS,
         dmnMaxExpressions: env.WORKFLOW_DMN_MAX_EXPRESSIONS,
       },
+      longPolls: { perClient: env.WORKFLOW_LONG_POLLS_PER_CLIENT, total: env.WORKFLOW_LONG_POLLS_MAX },
     },
     records: {
       port: env.RECORDS_PORT,

@@ -16,18 +16,27 @@ export interface ListenConnectionOptions {
   /** First delay before reconnecting, doubled up to `maxRetryMs` (defaults 1 s and 30 s). */
   retryMs?: number;
   maxRetryMs?: number;
+  /**
+   * How often the idle connection proves it still reaches the server (`SELECT 1`), and how long that
+   * may take (defaults 10 s and 5 s). A LISTEN connection sends nothing on its own, so without this
+   * a blackholed network (sockets open, nothing forwarded) would leave it deaf forever.
+   */
+  heartbeatMs?: number;
+  heartbeatTimeoutMs?: number;
 }
 
 /**
  * A dedicated connection that LISTENs on some channels and survives the loss of its backend (a
  * server restart, `pg_terminate_backend`, a network cut): the failure is logged once, without the
  * connection's parameters, and the connection is opened again with backoff until it succeeds or
- * `close` is called. Notifications sent while it was down are lost; callers keep a polling fallback.
+ * `close` is called. A heartbeat notices a connection that silently stopped answering and treats it
+ * as lost. Notifications sent while it was down are lost; callers keep a polling fallback.
  */
 export class ListenConnection {
   private client: pg.Client | undefined;
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
   private failures = 0;
 
   constructor(private readonly options: ListenConnectionOptions) {}
@@ -42,6 +51,7 @@ export class ListenConnection {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retryTimer);
+    clearInterval(this.heartbeatTimer);
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
@@ -52,7 +62,9 @@ export class ListenConnection {
       connectionString: this.options.connectionString,
       application_name: this.options.applicationName,
       keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
       connectionTimeoutMillis: 10_000,
+      query_timeout: this.heartbeatTimeoutMs(),
     });
     client.on('notification', (message) => {
       if (client === this.client) this.options.onNotification(message.channel, message.payload);
@@ -72,11 +84,33 @@ export class ListenConnection {
       return;
     }
     this.client = client;
+    this.startHeartbeat(client);
+  }
+
+  private heartbeatTimeoutMs(): number {
+    return this.options.heartbeatTimeoutMs ?? 5_000;
+  }
+
+  private startHeartbeat(client: pg.Client): void {
+    clearInterval(this.heartbeatTimer);
+    let pending = false;
+    this.heartbeatTimer = setInterval(() => {
+      if (pending || client !== this.client) return;
+      pending = true;
+      client.query({ text: 'SELECT 1', query_timeout: this.heartbeatTimeoutMs() } as pg.QueryConfig).then(
+        () => {
+          pending = false;
+        },
+        (error: unknown) => this.lost(client, error instanceof Error ? error : new Error(String(error))),
+      );
+    }, this.options.heartbeatMs ?? 10_000);
+    this.heartbeatTimer.unref();
   }
 
   private lost(client: pg.Client, error: Error): void {
     if (client !== this.client) return;
     this.client = undefined;
+    clearInterval(this.heartbeatTimer);
     void client.end().catch(() => undefined);
     this.options.logger.warn(
       { err: describeDatabaseError(error), connection: this.options.applicationName },

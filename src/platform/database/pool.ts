@@ -6,24 +6,59 @@ export type Pool = pg.Pool;
 /** A checked-out connection, used for transactions. */
 export type PoolClient = pg.PoolClient;
 
+/** How long a pool's work may wait on the database; 0 means no limit. */
+export interface DatabaseTimeouts {
+  /**
+   * Longest statement: the server's `statement_timeout`, and (one second later) the client's own
+   * read timeout, which also ends a statement whose answer never arrives (a blackholed network).
+   */
+  statementMs: number;
+  /** Longest wait for a connection: opening one, or waiting for a free one of the pool. */
+  connectMs: number;
+}
+
+/** The timeouts of a pool that is given none: connecting is bounded, statements are not. */
+export const adminTimeouts: DatabaseTimeouts = { statementMs: 0, connectMs: 5_000 };
+
 /** Options of createPool. */
 export interface PoolOptions {
   max: number;
   applicationName: string;
   logger?: Logger;
+  /** `adminTimeouts` when omitted (migrations, CLI work, jobs of the owner login). */
+  timeouts?: DatabaseTimeouts;
 }
+
+// How much later than the server's statement_timeout the client gives up on an answer: the server's
+// own cancellation (a clean error on a usable connection) should win whenever the server is there.
+const clientReadMarginMs = 1_000;
+// First TCP keepalive probe after this much silence, so a connection whose peer vanished (a host
+// that went away, a dropped NAT entry) is noticed by the kernel rather than used forever.
+const keepAliveDelayMs = 10_000;
 
 /**
  * Creates a pool whose connection errors are logged rather than crashing the process, so a
- * database restart or a terminated backend costs failed requests (503), not the service.
+ * database restart or a terminated backend costs failed requests (503), not the service. Every
+ * wait is bounded by `timeouts`: connecting and waiting for a free connection, each statement
+ * (server- and client-side), and TCP keepalive finds dead peers. A connection that failed or timed
+ * out is discarded when released with its error (see `rollBack`), so the pool heals by itself.
  */
 export function createPool(connectionString: string, options: PoolOptions): Pool {
+  const timeouts = options.timeouts ?? adminTimeouts;
   const pool = new pg.Pool({
     connectionString,
     max: options.max,
     application_name: options.applicationName,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: timeouts.connectMs,
     idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: keepAliveDelayMs,
+    ...(timeouts.statementMs > 0
+      ? {
+          statement_timeout: timeouts.statementMs,
+          query_timeout: timeouts.statementMs + clientReadMarginMs,
+        }
+      : {}),
   });
   // The pool listens for errors of idle connections only: a checked-out one (a transaction, an
   // advisory-lock session) whose backend dies emits 'error' with no listener, which would end the
@@ -70,16 +105,53 @@ export async function withTransaction<T>(
   options: { begin?: string } = {},
 ): Promise<T> {
   const client = await pool.connect();
+  let broken: Error | undefined;
   try {
     await client.query(options.begin ?? 'BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    broken = await rollBack(client, error);
     throw error;
   } finally {
-    client.release();
+    client.release(broken);
+  }
+}
+
+/**
+ * Rolls back the transaction `error` interrupted. Returns an error when the connection cannot be
+ * trusted any more (it is lost, timed out, or the rollback failed), for `client.release(…)`, which
+ * then discards it instead of handing a stuck connection to the next request.
+ */
+export async function rollBack(client: PoolClient, error: unknown): Promise<Error | undefined> {
+  // A lost or timed-out connection would make ROLLBACK wait out the read timeout once more.
+  if (isDatabaseUnavailable(error)) return error instanceof Error ? error : new Error(String(error));
+  return client.query('ROLLBACK').then(
+    () => undefined,
+    (rollbackError: unknown) =>
+      rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError)),
+  );
+}
+
+/**
+ * Asks the database for `SELECT 1`, giving up after `timeoutMs` (a health probe). False when it
+ * does not answer in time (including the wait for a pool connection) or answers with an error.
+ */
+export async function databaseAnswers(pool: Pool, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  // The statement's own read timeout makes the pool discard a connection that never answers.
+  const probe = pool.query({ text: 'SELECT 1', query_timeout: timeoutMs } as pg.QueryConfig).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([probe, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -117,9 +189,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (code !== undefined && socketErrorCodes.has(code)) return true;
   if (code === undefined || !/^[0-9A-Z]{5}$/.test(code)) {
     const message = error instanceof Error ? error.message : '';
-    return /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(message);
+    return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Query read timeout/i.test(
+      message,
+    );
   }
-  // SQLSTATE class 08 (connection exception), 57P0x (shutdown, cannot connect now), 53300 (too many
-  // connections) and 3D000 (the database is gone).
-  return code.startsWith('08') || code.startsWith('57P0') || code === '53300' || code === '3D000';
+  // SQLSTATE class 08 (connection exception), 57P0x (shutdown, cannot connect now), 57014 (the
+  // statement timeout cancelled it), 53300 (too many connections) and 3D000 (the database is gone).
+  return (
+    code.startsWith('08') ||
+    code.startsWith('57P0') ||
+    code === '57014' ||
+    code === '53300' ||
+    code === '3D000'
+  );
 }

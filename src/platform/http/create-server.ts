@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../logging/logger.js';
 import { isDatabaseUnavailable } from '../database/pool.js';
 import { instrumentHttp } from '../metrics/http-metrics.js';
+import { withBodyDeadline } from './body-timeout.js';
 import { databaseInputFailure } from './database-input-error.js';
 import { classifyFrameworkError, type FrameworkFailure } from './error-mapping.js';
 import { inexactNumberFailure, inexactNumbersOf, parseJsonNotingInexactNumbers } from './exact-json-body.js';
@@ -36,7 +37,13 @@ export interface HttpServerOptions {
   errors: ErrorCatalogue;
   metrics: Registry;
   openapi: { title: string; version: string; description: string };
+  /** How long a client may take to send its request (defaults: 10 s for headers, 10 s for a body). */
+  timeouts?: { headersTimeoutMs: number; bodyTimeoutMs: number };
 }
+
+const defaultTimeouts = { headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000 };
+// Node's own whole-request limit stays behind ours (it answers a bare 408 and closes): a backstop.
+const nodeBackstopMarginMs = 5_000;
 
 /**
  * Builds a Fastify server with what every weft service shares: request ids, JSON Schema validation
@@ -49,9 +56,20 @@ export interface HttpServerOptions {
 export async function createHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   // Typed as Fastify's logger interface so the instance type stays the plain HttpServer.
   const loggerInstance: FastifyBaseLogger = requestLogger(options.logger);
+  const timeouts = options.timeouts ?? defaultTimeouts;
+  const requestTimeout = timeouts.headersTimeoutMs + timeouts.bodyTimeoutMs + nodeBackstopMarginMs;
   const app = Fastify({
     loggerInstance,
     bodyLimit: options.bodyLimitBytes,
+    // Node closes a connection whose headers (or whole request) do not arrive in time; it checks
+    // every `connectionsCheckingInterval`. Both cover receiving the request only: a long poll that
+    // waits for tasks after its body arrived is not cut short. No idle-socket timeout for that reason.
+    requestTimeout,
+    http: {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout,
+      connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeoutMs),
+    },
     genReqId: requestIdFor,
     return503OnClosing: true,
     // Long path segments (a 200-character decision key, a hostile id) get the service's 400 body
@@ -73,6 +91,20 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();
+  });
+
+  // A body that has not fully arrived within the body timeout is a 408 with the error body, and
+  // the connection is closed (what is left of the body is never read).
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const { headers } = request;
+    const hasBody = headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
+    if (!hasBody || request.raw.complete) return done(null, payload);
+    const timed = withBodyDeadline(payload, timeouts.bodyTimeoutMs, () => {
+      void reply.header('connection', 'close');
+    });
+    // Answered without reading the body (a 404, a refusal in a hook): the deadline no longer matters.
+    reply.raw.once('close', () => timed.destroy());
+    done(null, timed);
   });
 
   await app.register(swagger, {

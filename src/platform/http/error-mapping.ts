@@ -6,6 +6,7 @@ export type FrameworkFailure =
   | { kind: 'malformed-body'; message: string }
   | { kind: 'body-too-large'; message: string }
   | { kind: 'unsupported-media-type'; message: string }
+  | { kind: 'request-timeout'; message: string }
   | { kind: 'client-error'; statusCode: number; message: string }
   | { kind: 'internal' };
 
@@ -30,6 +31,11 @@ export function classifyFrameworkError(error: unknown): FrameworkFailure {
       return { kind: 'malformed-body', message: 'The request body is not valid JSON' };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { kind: 'body-too-large', message: 'The request body is too large' };
+    case 'WEFT_BODY_TIMEOUT':
+      return {
+        kind: 'request-timeout',
+        message: fastifyError?.message ?? 'The request body did not arrive in time',
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':
       return { kind: 'unsupported-media-type', message: 'Unsupported content type; send application/json' };

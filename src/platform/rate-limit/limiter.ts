@@ -6,6 +6,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { Logger } from '../logging/logger.js';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, requestPathRedisOptions } from '../redis/request-path-options.js';
 
 /** Where rate-limit counters live: Redis (shared by every instance) or this process. */
 export interface RateLimitStore {
@@ -21,8 +22,16 @@ export function retryAfterSeconds(rejection: unknown): number | undefined {
     : undefined;
 }
 
-/** Creates the store: Redis when `redisUrl` is set, in-process otherwise (logged as single-instance). */
-export function createRateLimitStore(redisUrl: string | undefined, logger: Logger): RateLimitStore {
+/**
+ * Creates the store: Redis when `redisUrl` is set, in-process otherwise (logged as single-instance).
+ * A Redis that does not answer within `commandTimeoutMs`, or is not connected, never holds a
+ * request: the limiter counts in process meanwhile (its insurance limiter).
+ */
+export function createRateLimitStore(
+  redisUrl: string | undefined,
+  logger: Logger,
+  commandTimeoutMs: number = DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
+): RateLimitStore {
   if (!redisUrl) {
     logger.info('REDIS_URL is unset: rate-limit counters are kept in this process (single instance only)');
     return {
@@ -30,11 +39,7 @@ export function createRateLimitStore(redisUrl: string | undefined, logger: Logge
       close: () => Promise.resolve(),
     };
   }
-  const redis = new Redis(redisUrl, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    lazyConnect: false,
-  });
+  const redis = new Redis(redisUrl, requestPathRedisOptions(commandTimeoutMs));
   redis.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
   return {
     limiter: (keyPrefix, points, duration) =>
@@ -45,6 +50,8 @@ export function createRateLimitStore(redisUrl: string | undefined, logger: Logge
         duration,
         // When Redis is down, fall back to per-process counters rather than letting every attempt through.
         insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
+        // Not connected (down, or reconnecting after a silent socket was dropped): count in process at once.
+        rejectIfRedisNotReady: true,
       }),
     close: async () => {
       redis.disconnect();

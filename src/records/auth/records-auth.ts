@@ -25,6 +25,8 @@ export interface RecordsAuthOptions {
   clock: Clock;
   logger: Logger;
   redisUrl: string | undefined;
+  /** Longest wait for one command of the revocation store. */
+  redisCommandTimeoutMs: number;
   trustedProxies: readonly string[];
   revocationPollMilliseconds: number;
   revocationGraceMilliseconds: number;
@@ -78,8 +80,11 @@ export class RecordsAuth {
     let store: RevocationStore;
     if (options.redisUrl) {
       const { rows } = await options.pool.query<{ name: string }>(`SELECT current_database() AS name`);
-      store = new RedisRevocationStore(options.redisUrl, rows[0]?.name ?? 'records', (error) =>
-        options.logger.debug({ err: error.message }, 'revocation store connection error'),
+      store = new RedisRevocationStore(
+        options.redisUrl,
+        rows[0]?.name ?? 'records',
+        (error) => options.logger.debug({ err: error.message }, 'revocation store connection error'),
+        options.redisCommandTimeoutMs,
       );
     } else {
       options.logger.info(

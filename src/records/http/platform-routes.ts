@@ -1,10 +1,11 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import type { Registry } from 'prom-client';
 import { buildInfo } from '../../platform/build-info.js';
-import type { Pool } from '../../platform/database/pool.js';
+import { databaseAnswers, type Pool } from '../../platform/database/pool.js';
 import { publicRoute, type HttpServer } from '../../platform/http/index.js';
 import '../auth/scopes/scoped-operations.js';
 import { AuthErrors } from '../auth/auth-errors.js';
+import { RecordsErrors, recordsErrorCatalogue } from '../errors.js';
 import { identityOf } from '../auth/request-identity.js';
 import { buildOpenApi } from '../openapi/schema-openapi.js';
 import { platformAdminRole } from '../role-bindings/binding-routes.js';
@@ -20,6 +21,8 @@ export interface PlatformRouteDependencies {
   metrics: Registry;
   /** True once the schema watcher has synced. */
   isReady(): boolean;
+  /** How long a probe waits for the database before answering 503. */
+  healthTimeoutMs: number;
 }
 
 const Probe = Type.Object({
@@ -27,9 +30,18 @@ const Probe = Type.Object({
   database: Type.String(),
   schemas: Type.Optional(Type.String()),
 });
+// A failed probe: the service's error body plus the probe's own fields.
+const FailedProbe = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  requestId: Type.String(),
+  details: Type.Record(Type.String(), Type.Unknown()),
+  ...Probe.properties,
+});
 
 /**
- * The public `/api/version`, `/api/healthz` and `/api/readyz` (200 only after the first schema load);
+ * The public `/api/version`, `/api/healthz` and `/api/readyz` (200 only after the first schema load;
+ * a database that does not answer within `healthTimeoutMs` is 503 with the error body);
  * behind a token: `/api/metrics` (roles `platform-metrics` or `platform-admin`; scrapers without a
  * token use the separate listener of `RECORDS_METRICS_PORT`), `/api/openapi.json` (any actor: it
  * describes what the schema listing `GET /api` lists; regenerated when the schemas change) and
@@ -37,28 +49,32 @@ const Probe = Type.Object({
  */
 export function registerPlatformRoutes(app: HttpServer, deps: PlatformRouteDependencies): void {
   const { pool, registry, metrics } = deps;
-  const databaseUp = () =>
-    pool.query('SELECT 1').then(
-      () => true,
-      () => false,
-    );
-  const probeSchema = { tags: ['platform'], response: { 200: Probe, 503: Probe } };
+  const databaseUp = () => databaseAnswers(pool, deps.healthTimeoutMs);
+  const failed = (requestId: string, database: boolean) =>
+    recordsErrorCatalogue.render(
+      database ? RecordsErrors.notReady() : RecordsErrors.databaseUnavailable(),
+      requestId,
+    ) as Omit<Static<typeof FailedProbe>, keyof Static<typeof Probe>>;
+  const probeSchema = { tags: ['platform'], response: { 200: Probe, 503: FailedProbe } };
   app.get(
     '/api/healthz',
     { ...publicRoute, schema: { ...probeSchema, summary: 'Load balancer probe' } },
-    async (_r, reply) =>
+    async (request, reply) =>
       (await databaseUp())
         ? { status: 'ok', database: 'ok' }
-        : reply.status(503).send({ status: 'unavailable', database: 'unreachable' }),
+        : reply
+            .status(503)
+            .send({ ...failed(request.id, false), status: 'unavailable', database: 'unreachable' }),
   );
   app.get(
     '/api/readyz',
     { ...publicRoute, schema: { ...probeSchema, summary: 'Ready once the schemas are loaded' } },
-    async (_r, reply) => {
+    async (request, reply) => {
       const database = await databaseUp();
       const ready = deps.isReady();
       if (database && ready) return { status: 'ready', database: 'ok', schemas: 'synced' };
       return reply.status(503).send({
+        ...failed(request.id, database),
         status: 'not_ready',
         database: database ? 'ok' : 'unreachable',
         schemas: ready ? 'synced' : 'loading',

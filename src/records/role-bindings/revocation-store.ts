@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { requestPathRedisOptions } from '../../platform/redis/request-path-options.js';
 import type { RoleBinding } from './role-binding-definition.js';
 import type { BindingState } from './role-binding-repository.js';
 
@@ -54,13 +55,9 @@ export class RedisRevocationStore implements RevocationStore {
   private readonly redis: Redis;
   private readonly prefix: string;
 
-  constructor(url: string, namespace: string, onError: (error: Error) => void) {
-    this.redis = new Redis(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      connectTimeout: 1000,
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    });
+  /** `commandTimeoutMs` bounds every read and publish, so a silent Redis costs a failed poll, not a hung one. */
+  constructor(url: string, namespace: string, onError: (error: Error) => void, commandTimeoutMs: number) {
+    this.redis = new Redis(url, requestPathRedisOptions(commandTimeoutMs));
     this.redis.on('error', onError);
     this.prefix = `weft:records:${namespace}:`;
   }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { ExternalTasksAuth } from '../../platform/config/index.js';
+import type { ExternalTasksAuth, LongPollLimits } from '../../platform/config/index.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { publicRoute } from '../../platform/http/route-config.js';
 import type { Authenticator } from '../auth/authenticator.js';
@@ -9,6 +9,7 @@ import { bearerSecurity, ErrorBody, Uuid } from '../common-schemas.js';
 import type { Variables as JsonVariables } from '../engine/runtime/index.js';
 import { WorkflowErrors } from '../errors.js';
 import type { ExternalTaskService } from './external-task-service.js';
+import { LongPollSlots } from './long-poll-slots.js';
 import { workerScopeOf, type TaskScope } from './task-scope.js';
 
 const WorkerId = Type.String({ minLength: 1, maxLength: 255 });
@@ -35,6 +36,8 @@ export interface ExternalTaskRouteOptions {
   auth: ExternalTasksAuth;
   /** Reads a long-polling caller's identity again after each wait (`required` only). */
   authenticator: Authenticator;
+  /** How many long polls may wait at once, per client and in total. */
+  longPolls: LongPollLimits;
 }
 
 /**
@@ -62,6 +65,13 @@ export function registerExternalTaskRoutes(
           return workerScopeOf(identity);
         }
       : undefined;
+  // A client is the caller's API key or user with `required`, else its address (docs/operations.md).
+  const clientOf = (request: FastifyRequest): string => {
+    if (!required) return `address:${request.ip}`;
+    const identity = identityOf(request);
+    return identity.via.kind === 'api-key' ? `api-key:${identity.via.keyId}` : `user:${identity.userId}`;
+  };
+  const slots = new LongPollSlots(options.longPolls);
   // Long polls answer at once (with what they have) when the server starts closing, so a shutdown
   // does not wait out every worker's poll timeout.
   const shutdown = new AbortController();
@@ -96,19 +106,35 @@ export function registerExternalTaskRoutes(
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Array(LockedTask), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+        response: {
+          200: Type.Array(LockedTask),
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          429: ErrorBody,
+        },
       },
     },
     async (request, reply) => {
+      // Only a poll that may wait takes a slot; an immediate fetch holds nothing.
+      let release: (() => void) | undefined;
+      if ((request.body.async_response_timeout_ms ?? 0) > 0) {
+        release = slots.acquire(clientOf(request));
+        if (release === undefined) throw WorkflowErrors.tooManyLongPolls();
+      }
       // A long poll ends early when the client goes away. (The request's own 'close' event fires as
       // soon as its body is read; the response's fires when the connection ends.)
       const abort = new AbortController();
       reply.raw.once('close', () => abort.abort());
-      return service.fetchAndLock(request.body, {
-        scope: scopeOf(request),
-        rescope: rescopeOf(request),
-        signal: AbortSignal.any([abort.signal, shutdown.signal]),
-      });
+      try {
+        return await service.fetchAndLock(request.body, {
+          scope: scopeOf(request),
+          rescope: rescopeOf(request),
+          signal: AbortSignal.any([abort.signal, shutdown.signal]),
+        });
+      } finally {
+        release?.();
+      }
     },
   );
 

@@ -1,19 +1,33 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import type { Registry } from 'prom-client';
-import type { Pool } from '../../platform/database/pool.js';
+import { databaseAnswers, type Pool } from '../../platform/database/pool.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { publicRoute } from '../../platform/http/route-config.js';
+import { ErrorBody } from '../common-schemas.js';
+import { WorkflowErrors, workflowErrorCatalogue } from '../errors.js';
 
 const Health = Type.Object({
   status: Type.Enum(['ok', 'error']),
   database: Type.Enum(['ok', 'unreachable']),
 });
+// The service's error body, plus the probe's own two fields.
+const Unhealthy = Type.Object({
+  ...ErrorBody.properties,
+  status: Type.Literal('error'),
+  database: Type.Literal('unreachable'),
+});
 
 /**
  * The public GET /health and GET /metrics (the spec's public set), and GET /api/v1/openapi.json, which
- * the spec does not list as public and so needs a token like every other endpoint.
+ * the spec does not list as public and so needs a token like every other endpoint. `/health` waits
+ * at most `healthTimeoutMs` for the database, then answers 503 with the error body (U503).
  */
-export function registerOperationsRoutes(app: HttpServer, pool: Pool, metrics: Registry): void {
+export function registerOperationsRoutes(
+  app: HttpServer,
+  pool: Pool,
+  metrics: Registry,
+  healthTimeoutMs: number,
+): void {
   app.get(
     '/health',
     {
@@ -21,17 +35,16 @@ export function registerOperationsRoutes(app: HttpServer, pool: Pool, metrics: R
       schema: {
         tags: ['operations'],
         summary: 'Liveness plus a database round trip',
-        response: { 200: Health, 503: Health },
+        response: { 200: Health, 503: Unhealthy },
       },
     },
-    async (_request, reply) => {
-      const databaseUp = await pool.query('SELECT 1').then(
-        () => true,
-        () => false,
-      );
-      return databaseUp
-        ? { status: 'ok' as const, database: 'ok' as const }
-        : reply.status(503).send({ status: 'error', database: 'unreachable' });
+    async (request, reply) => {
+      if (await databaseAnswers(pool, healthTimeoutMs))
+        return { status: 'ok' as const, database: 'ok' as const };
+      const body = workflowErrorCatalogue.render(WorkflowErrors.unavailable(), request.id) as Static<
+        typeof ErrorBody
+      >;
+      return reply.status(503).send({ ...body, status: 'error', database: 'unreachable' });
     },
   );
 

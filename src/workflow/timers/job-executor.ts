@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../platform/clock.js';
-import type { Pool, PoolClient } from '../../platform/database/pool.js';
+import { rollBack, type Pool, type PoolClient } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { isLeaderLeaseLost, type TransactionFence } from './leader-fence.js';
 
@@ -176,6 +176,8 @@ export class JobExecutor<J> {
     const fence = fenced ? this.options.fence?.open() : undefined;
     const begin = this.options.begin ?? 'BEGIN';
     const client = await pool.connect();
+    // Set when the connection cannot be trusted any more: the pool then discards it.
+    let broken: Error | undefined;
     try {
       await client.query(fence ? `${begin}; ${fence.check}` : begin);
       const jobs = await this.options.fetch(client, clock.now(), this.batchSize);
@@ -234,7 +236,7 @@ export class JobExecutor<J> {
         nextDue = await this.options.nextDue(client, clock.now());
       await client.query(fence ? fence.commit : 'COMMIT');
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      broken = await rollBack(client, error instanceof BatchRolledBack ? error.cause : error);
       if (!(error instanceof BatchRolledBack)) throw error;
       this.options.logger?.debug(
         { err: error.cause, executor: this.options.name },
@@ -242,7 +244,7 @@ export class JobExecutor<J> {
       );
       return undefined;
     } finally {
-      client.release();
+      client.release(broken);
     }
     for (const report of reports) report();
     return { result, nextDue };

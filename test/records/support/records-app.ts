@@ -68,7 +68,11 @@ export async function startRecordsApp(
   // applies resources and runs the jobs.
   const pool = options.pool
     ? await options.pool(database)
-    : createPool(asRecordsRuntimeLogin(database.url), { max: 10, applicationName: 'weft-test-runtime' });
+    : createPool(asRecordsRuntimeLogin(database.url), {
+        max: 10,
+        applicationName: 'weft-test-runtime',
+        timeouts: config.databaseTimeouts,
+      });
   const service = await createRecordsService({
     config,
     pool,

@@ -97,6 +97,13 @@ export const RecordsErrors = {
   databaseUnavailable: () => new ServiceError(503, 'POSTGRES_UNAVAILABLE', 'The database is unavailable'),
 } as const;
 
+// Codes of the requests Node's HTTP server or Fastify refuse before a route runs.
+const clientErrorCodes: Readonly<Record<number, string>> = {
+  408: 'REQUEST_TIMEOUT',
+  414: 'URI_TOO_LONG',
+  431: 'REQUEST_HEADERS_TOO_LARGE',
+};
+
 /** How the records HTTP server renders errors. */
 export const recordsErrorCatalogue: ErrorCatalogue = {
   fromFramework(failure) {
@@ -113,7 +120,11 @@ export const recordsErrorCatalogue: ErrorCatalogue = {
       case 'unsupported-media-type':
         return RecordsErrors.unsupportedMediaType(failure.message);
       case 'client-error':
-        return new ServiceError(failure.statusCode, 'BAD_REQUEST', failure.message);
+        return new ServiceError(
+          failure.statusCode,
+          clientErrorCodes[failure.statusCode] ?? 'BAD_REQUEST',
+          failure.message,
+        );
     }
   },
   notFound: (method, url) => RecordsErrors.notFound(`No route ${method} ${url.split('?')[0] ?? ''}`),

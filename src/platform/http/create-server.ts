@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../logging/logger.js';
 import { isDatabaseUnavailable } from '../database/pool.js';
 import { instrumentHttp } from '../metrics/http-metrics.js';
+import { clientErrorResponder } from './client-error.js';
 import { databaseInputFailure } from './database-input-error.js';
 import { classifyFrameworkError, type FrameworkFailure } from './error-mapping.js';
 import { DEFAULT_MAX_JSON_DEPTH, findHostileInput } from './input-guard.js';
@@ -51,6 +52,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     bodyLimit: options.bodyLimitBytes,
     genReqId: requestIdFor,
     return503OnClosing: true,
+    clientErrorHandler: clientErrorResponder(options.errors),
     // Long path segments (a 200-character decision key, a hostile id) get the service's 400 body
     // rather than Fastify's own 414.
     routerOptions: { maxParamLength: 500 },

@@ -26,7 +26,8 @@ async function query(url: string, text: string): Promise<pg.QueryResultRow[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query(text)).rows;
+    const result = await client.query<pg.QueryResultRow>(text);
+    return result.rows;
   } finally {
     await client.end();
   }

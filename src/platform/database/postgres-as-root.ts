@@ -162,6 +162,7 @@ async function prepareStagingRoot(stagingRoot: string): Promise<void> {
   } catch (error) {
     throw new Error(
       `running as root, the postgres user cannot reach WEFT_DATA_DIR or the PostgreSQL binaries, and ${stagingRoot} cannot be prepared for it (${(error as Error).message})`,
+      { cause: error },
     );
   }
 }

@@ -99,6 +99,13 @@ export const RecordsErrors = {
   notReady: () => new ServiceError(503, 'NOT_READY', 'The schemas are still loading'),
 } as const;
 
+// Codes of the requests Node's HTTP server or Fastify refuse before a route runs.
+const clientErrorCodes: Readonly<Record<number, string>> = {
+  408: 'REQUEST_TIMEOUT',
+  414: 'URI_TOO_LONG',
+  431: 'REQUEST_HEADERS_TOO_LARGE',
+};
+
 /** How the records HTTP server renders errors. */
 export const recordsErrorCatalogue: ErrorCatalogue = {
   fromFramework(failure) {
@@ -117,7 +124,11 @@ export const recordsErrorCatalogue: ErrorCatalogue = {
       case 'request-timeout':
         return RecordsErrors.requestTimeout(failure.message);
       case 'client-error':
-        return new ServiceError(failure.statusCode, 'BAD_REQUEST', failure.message);
+        return new ServiceError(
+          failure.statusCode,
+          clientErrorCodes[failure.statusCode] ?? 'BAD_REQUEST',
+          failure.message,
+        );
     }
   },
   notFound: (method, url) => RecordsErrors.notFound(`No route ${method} ${url.split('?')[0] ?? ''}`),

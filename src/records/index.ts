@@ -110,8 +110,8 @@ export async function prepareRecordsDatabase(
 }
 
 /**
- * Builds the records service: loads the resources (the folder, else the bundled examples), then
- * serves the platform endpoints and every schema's CRUD and query API under `/api`.
+ * Builds the records service: loads the resources (the folder, else in development the bundled
+ * examples), then serves the platform endpoints and every schema's CRUD and query API under `/api`.
  */
 export async function createRecordsService(deps: RecordsServiceDependencies): Promise<RecordsService> {
   const { config, pool } = deps;
@@ -122,9 +122,13 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const rateLimitStore =
     deps.rateLimitStore ?? createRateLimitStore(config.redisUrl, logger, config.redisCommandTimeoutMs);
   const registry = new SchemaRegistry();
-  const resources = resolveResourcesDir(config.records.resourcesDir);
+  const resources = resolveResourcesDir(config.records.resourcesDir, { production: config.production });
   if (resources.examples)
     logger.info({ directory: resources.directory }, 'no ./resources folder: serving the bundled examples');
+  else if (resources.directory === undefined)
+    logger.warn(
+      'no ./resources folder and RECORDS_RESOURCES_DIR unset: serving only resources applied to the database',
+    );
   const jwtVerifier = new JwtVerifier(config.records.jwt);
   const auth = await RecordsAuth.create({
     pool,

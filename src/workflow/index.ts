@@ -7,6 +7,7 @@ import type { Pool } from '../platform/database/pool.js';
 import { createHttpServer, type HttpServer } from '../platform/http/index.js';
 import type { Logger } from '../platform/logging/logger.js';
 import { createMetricsRegistry } from '../platform/metrics/registry.js';
+import { registerInstanceGauges } from './instances/instance-gauges.js';
 import type { RateLimitStore } from '../platform/rate-limit/limiter.js';
 import { ApiKeyHasher } from './api-keys/api-key-hasher.js';
 import { ApiKeyService } from './api-keys/api-key-service.js';
@@ -136,6 +137,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   });
   installAuthentication(app, authenticator);
   registerOperationsRoutes(app, pool, metrics, config.healthTimeoutMs);
+  registerInstanceGauges(metrics, pool, clock);
   registerAuthRoutes(app, logins);
   registerMeRoutes(app);
   registerApiKeyRoutes(app, new ApiKeyService(pool, hasher));

@@ -332,7 +332,8 @@ export const environmentSchema = Type.Object({
   RECORDS_RESOURCES_DIR: Type.Optional(
     Type.String({
       minLength: 1,
-      description: 'Folder of *.yaml resources; ./resources, or the bundled examples when that is missing',
+      description:
+        'Folder of *.yaml resources; ./resources, or (not in production) the bundled examples when that is missing',
     }),
   ),
   RECORDS_JWT_ISSUER: Type.Optional(

@@ -129,7 +129,7 @@ export interface RecordsConfig {
   readonly databaseUrl: string | undefined;
   /** The owner login (migrations, DDL, jobs); `databaseUrl` when unset. */
   readonly migrationDatabaseUrl: string | undefined;
-  /** Folder of resource documents; undefined means `./resources`, else the bundled examples. */
+  /** Folder of resource documents; undefined means `./resources`, else (not in production) the bundled examples. */
   readonly resourcesDir: string | undefined;
   readonly jwt: {
     readonly issuer: string | undefined;

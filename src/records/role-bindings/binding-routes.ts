@@ -42,12 +42,13 @@ export function registerRoleBindingRoutes(
         summary: 'Revoke a role binding',
         params: NameParams,
         security: [{ bearer: [] }],
+        response: { 204: Type.Null({ description: 'Revoked' }) },
       },
     },
     async (request, reply) => {
       guard('revoke role bindings')(request);
       await change(false)(request);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
   app.delete(
@@ -59,12 +60,13 @@ export function registerRoleBindingRoutes(
         summary: 'Delete a role binding',
         params: NameParams,
         security: [{ bearer: [] }],
+        response: { 204: Type.Null({ description: 'Deleted' }) },
       },
     },
     async (request, reply) => {
       guard('delete role bindings')(request);
       await change(true)(request);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }

@@ -7,10 +7,16 @@ export const examplesResourcesDir = fileURLToPath(new URL('../../../examples/res
 
 /**
  * The folder to serve: `RECORDS_RESOURCES_DIR` when set (it must exist), else `./resources` when it
- * exists, else the bundled examples, so a fresh clone serves a working API at once.
+ * exists, else — in development only — the bundled examples, so a fresh clone serves a working API
+ * at once. A production start (`NODE_ENV=production`) never creates the demo schemas on its own:
+ * without a folder it serves what was applied to the database (`weft records apply`), and
+ * `RECORDS_RESOURCES_DIR` may name the examples folder to ask for them.
  */
-export function resolveResourcesDir(configured: string | undefined): {
-  directory: string;
+export function resolveResourcesDir(
+  configured: string | undefined,
+  options: { production: boolean } = { production: false },
+): {
+  directory: string | undefined;
   examples: boolean;
 } {
   if (configured !== undefined) {
@@ -19,7 +25,8 @@ export function resolveResourcesDir(configured: string | undefined): {
     return { directory, examples: false };
   }
   const local = path.resolve('resources');
-  return existsSync(local)
-    ? { directory: local, examples: false }
+  if (existsSync(local)) return { directory: local, examples: false };
+  return options.production
+    ? { directory: undefined, examples: false }
     : { directory: examplesResourcesDir, examples: true };
 }

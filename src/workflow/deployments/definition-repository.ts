@@ -120,13 +120,28 @@ export async function listDefinitions(
   return rows.map(toRecord);
 }
 
-/** Sets the disabled flag of a non-draft definition; returns it, or null when absent. */
-export async function setDisabled(db: Db, id: string, disabled: boolean): Promise<DefinitionRecord | null> {
-  const { rows } = await db.query<DefinitionRow>(
-    `UPDATE process_definitions SET disabled = $2 WHERE id = $1 AND NOT draft RETURNING ${columns}`,
+/**
+ * Sets the disabled flag of a non-draft definition; returns it with the flag it had before (the row
+ * is locked first, so two concurrent toggles see each other's outcome), or null when absent.
+ */
+export async function setDisabled(
+  db: Db,
+  id: string,
+  disabled: boolean,
+): Promise<{ record: DefinitionRecord; wasDisabled: boolean } | null> {
+  const updated = columns
+    .split(', ')
+    .map((column) => `d.${column}`)
+    .join(', ');
+  const { rows } = await db.query<DefinitionRow & { was_disabled: boolean }>(
+    `UPDATE process_definitions d SET disabled = $2
+     FROM (SELECT id, disabled FROM process_definitions WHERE id = $1 AND NOT draft FOR UPDATE) previous
+     WHERE d.id = previous.id
+     RETURNING ${updated}, previous.disabled AS was_disabled`,
     [id, disabled],
   );
-  return rows[0] ? toRecord(rows[0]) : null;
+  const row = rows[0];
+  return row ? { record: toRecord(row), wasDisabled: row.was_disabled } : null;
 }
 
 /** Renames every version and draft of a key in one statement; returns how many rows changed. */
@@ -156,20 +171,6 @@ export async function findLatestEnabled(
     values: [orgId, processKey],
   });
   return rows[0] ? toRecord(rows[0]) : null;
-}
-
-/** True when no later (non-draft) version of the definition's key exists. */
-export async function isLatestVersion(
-  db: Db,
-  definition: { org_id: string; process_key: string; version: number | null },
-): Promise<boolean> {
-  const { rows } = await db.query<{ later: boolean }>({
-    name: 'workflow.definitions.is-latest',
-    text: `SELECT EXISTS (SELECT 1 FROM process_definitions
-                          WHERE org_id = $1 AND process_key = $2 AND NOT draft AND version > $3) AS later`,
-    values: [definition.org_id, definition.process_key, definition.version ?? 0],
-  });
-  return rows[0]?.later === false;
 }
 
 /** The compiled model of a definition. */

@@ -132,8 +132,10 @@ export class DeploymentService {
 
   /**
    * Disables or enables a version (Developer); drafts cannot be disabled (409). Disabling cancels the
-   * version's timer start jobs; enabling re-arms them if it is still the latest version of its key
-   * (a newer version replaced its timer starts), in the same transaction as the flag.
+   * version's timer start jobs; enabling a disabled version re-arms that version's timer starts,
+   * whether or not it is the latest of its key (the spec's "re-armed on enable"), in the same
+   * transaction as the flag. Enabling a version that is already enabled arms nothing: the timer
+   * starts a newer deployment replaced stay replaced until the version is disabled and enabled.
    */
   async setDisabled(
     identity: Identity,
@@ -144,11 +146,11 @@ export class DeploymentService {
     if (definition.draft)
       throw WorkflowErrors.conflict('A draft cannot be disabled or enabled; deploy it as a version first');
     return withTransaction(this.pool, async (client) => {
-      const updated = await definitions.setDisabled(client, id, disabled);
-      if (!updated) throw WorkflowErrors.notFound('No such deployment');
+      const changed = await definitions.setDisabled(client, id, disabled);
+      if (!changed) throw WorkflowErrors.notFound('No such deployment');
       if (disabled) await cancelTimerStarts(client, id);
-      else await this.rearmTimerStarts(client, updated);
-      return updated;
+      else if (changed.wasDisabled) await this.rearmTimerStarts(client, changed.record);
+      return changed.record;
     });
   }
 
@@ -156,7 +158,6 @@ export class DeploymentService {
     client: PoolClient,
     definition: definitions.DefinitionRecord,
   ): Promise<void> {
-    if (!(await definitions.isLatestVersion(client, definition))) return;
     const model = await this.models.get(definition.id);
     if (model.startEventIds.timer.length === 0) return;
     const starts = timerStartsOf(model);

@@ -76,7 +76,12 @@ export function registerOidcRoutes(app: HttpServer, deps: OidcRouteDependencies)
     '/api/auth/login',
     {
       ...publicRoute,
-      schema: { tags: ['auth'], summary: 'Start an OIDC browser login', querystring: LoginQuery },
+      schema: {
+        tags: ['auth'],
+        summary: 'Start an OIDC browser login',
+        querystring: LoginQuery,
+        response: { 302: Type.Null({ description: 'To the identity provider' }) },
+      },
     },
     async (request, reply) => {
       const query = request.query;
@@ -166,7 +171,11 @@ export function registerOidcRoutes(app: HttpServer, deps: OidcRouteDependencies)
     ]);
     return reply.redirect(login.nextPath, 302);
   };
-  const callbackSchema = { tags: ['auth'], summary: 'OIDC redirect target' };
+  const callbackSchema = {
+    tags: ['auth'],
+    summary: 'OIDC redirect target',
+    response: { 302: Type.Null({ description: 'Session set; to `next`' }) },
+  };
   app.get(
     '/api/auth/callback',
     { ...publicRoute, schema: { ...callbackSchema, querystring: CallbackParameters } },
@@ -191,7 +200,14 @@ export function registerOidcRoutes(app: HttpServer, deps: OidcRouteDependencies)
 
   app.post(
     '/api/auth/logout',
-    { ...publicRoute, schema: { tags: ['auth'], summary: 'End the browser session' } },
+    {
+      ...publicRoute,
+      schema: {
+        tags: ['auth'],
+        summary: 'End the browser session',
+        response: { 204: Type.Null({ description: 'Session ended' }) },
+      },
+    },
     async (request, reply) => {
       const cookie = cookieValue(request.headers, sessionCookieName);
       if (cookie !== undefined) await revokeSession(pool, cookie, clock.now());
@@ -200,7 +216,7 @@ export function registerOidcRoutes(app: HttpServer, deps: OidcRouteDependencies)
         'set-cookie',
         setCookie(sessionCookieName, '', { maxAgeSeconds: 0, secure, path: '/' }),
       );
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }

@@ -126,16 +126,32 @@ describe('timer start events', () => {
     assert.deepEqual(await instancesOf('toggle'), [{ definition_id: id, state: 'completed' }]);
   });
 
-  test('enabling a version that a newer one replaced does not arm it', async () => {
+  test('enabling a disabled older version re-arms its own timer starts; enabling an enabled one arms nothing', async () => {
     const first = await deployXml(tickXml('<bpmn:timeCycle>R/PT1H</bpmn:timeCycle>', 'old-1', 'older'));
     const firstId = (first.json() as { id: string }).id;
     const second = await deployXml(tickXml('<bpmn:timeCycle>R/PT1H</bpmn:timeCycle>', 'old-2', 'older'));
     const secondId = (second.json() as { id: string }).id;
+    const armed = async () => (await startJobs('older')).map((job) => job.definition_id).sort();
+    assert.deepEqual(await armed(), [secondId], 'the new version replaced the old one’s timer start');
+    await setDisabled(firstId, false);
+    assert.deepEqual(await armed(), [secondId], 'enabling an enabled version changes nothing');
     await setDisabled(firstId, true);
     await setDisabled(firstId, false);
     assert.deepEqual(
-      (await startJobs('older')).map((job) => job.definition_id),
-      [secondId],
+      await armed(),
+      [firstId, secondId].sort(),
+      'the enabled version is armed, not only the latest',
+    );
+    await setDisabled(secondId, true);
+    assert.deepEqual(await armed(), [firstId]);
+    const before = (await instancesOf('older')).length;
+    moveClock(HOUR);
+    await f.workflow.service.fireDueTimers();
+    const started = (await instancesOf('older')).slice(before);
+    assert.deepEqual(
+      started.map((instance) => instance.definition_id),
+      [firstId],
+      'the re-enabled older version starts instances of itself',
     );
   });
 

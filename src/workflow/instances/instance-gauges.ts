@@ -15,7 +15,7 @@ interface OpenCount {
 /**
  * `weft_process_instances_open{org_id, process_key, state}`: running and incident instances per org
  * and key (the spec's "instance counts"). A scrape older than 15 s since the last count runs one
- * grouped query on a partial index that holds only open instances (migration 0026); scrapes in
+ * grouped query on a partial index that holds only open instances (migration 0018); scrapes in
  * between, however many, are answered from that count. Read from the database rather than kept in
  * memory, so every service process sharing it reports the same numbers; a scrape while the
  * database is unreachable shows the last count.

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { evaluateFeel } from '../../../src/workflow/engine/runtime/feel.js';
+import type { Variables } from '../../../src/workflow/engine/runtime/types.js';
 
-const value = (expression: string, variables: Record<string, unknown> = {}) => {
+const value = (expression: string, variables: Variables = {}) => {
   const result = evaluateFeel(expression, variables);
   assert.ok(result.ok, `${expression}: ${result.ok ? '' : result.message}`);
   return result.value;

@@ -5,7 +5,6 @@
  * write statements; then the p99 of a history `at` read on a record with 1,000 events. Not a test:
  * it prints figures. BENCH_SECONDS (default 5) sets each run; BENCH_DATABASE_URL another server.
  */
-import { randomUUID } from 'node:crypto';
 import { migrate } from '../src/platform/database/migrate.js';
 import { createPool, type Pool } from '../src/platform/database/pool.js';
 import { stateAt } from '../src/records/history/history-repository.js';
@@ -17,13 +16,14 @@ import { examplesResourcesDir } from '../src/records/schemas/examples-dir.js';
 import { readResourceDirectory } from '../src/records/schemas/resource-documents.js';
 import { validateSchemaDefinition } from '../src/records/schemas/validate-definition.js';
 import { startBenchServer } from './support/bench-database.js';
+import { benchSupplierId, seedBenchSupplier } from './support/bench-supplier.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? '5');
 const connections = 16;
 let serial = 0;
 const order = () => ({
   po_number: `PO-${String((serial += 1) % 1_000_000).padStart(6, '0')}`,
-  supplier_id: randomUUID(),
+  supplier_id: benchSupplierId,
   currency: 'EUR',
   amount: 100.5,
   notes: 'bench',
@@ -74,6 +74,7 @@ try {
   await migrate(pool, 'records', recordsMigrationsDir);
   const documents = (await readResourceDirectory(examplesResourcesDir)).documents;
   await applyResources(pool, documents);
+  await seedBenchSupplier(pool);
   const spec = documents.find((document) => document.name === 'purchase-orders-v1')?.document.spec;
   const result = validateSchemaDefinition(spec);
   if (!result.ok) throw new Error('example schema invalid');

@@ -19,6 +19,7 @@ import { applyResources } from '../src/records/schemas/apply-resources.js';
 import { examplesResourcesDir } from '../src/records/schemas/examples-dir.js';
 import { readResourceDirectory } from '../src/records/schemas/resource-documents.js';
 import { startBenchServer } from './support/bench-database.js';
+import { benchSupplierId, seedBenchSupplier } from './support/bench-supplier.js';
 import { interleaveLoad, type InterleavedResult } from './support/interleave.js';
 import { startServerProcess, type LoadResult, type ServerProcess } from './support/load.js';
 import { loadRequests, type RequestShape } from './records/load-requests.js';
@@ -39,13 +40,15 @@ try {
   await migrate(pool, 'records', recordsMigrationsDir);
   const report = await applyResources(pool, (await readResourceDirectory(examplesResourcesDir)).documents);
   if (report.rejected.length > 0) throw new Error(JSON.stringify(report.rejected));
+  await seedBenchSupplier(pool);
   await pool.query(
     `INSERT INTO ${table} (created_by, updated_by, po_number, supplier_id, status, currency, amount, ordered_on, notes)
-     SELECT 'seed', 'seed', 'PO-' || lpad(n::text, 6, '0'), gen_random_uuid(),
+     SELECT 'seed', 'seed', 'PO-' || lpad(n::text, 6, '0'), $1::uuid,
             (ARRAY['draft','submitted','approved','received','cancelled'])[1 + n % 5],
             (ARRAY['EUR','USD','GBP','CHF'])[1 + n % 4], round((random() * 100000)::numeric, 2),
             date '2025-01-01' + n % 365, 'seeded order ' || n
      FROM generate_series(0, ${rows - 1}) AS n`,
+    [benchSupplierId],
   );
   await pool.query(`VACUUM ANALYZE ${table}`);
   const ids = (
@@ -80,7 +83,7 @@ try {
       path: mode === 'weft' ? schemaPath : '/create',
       body: JSON.stringify({
         po_number: `PO-${String(poNumber++ % 1_000_000).padStart(6, '0')}`,
-        supplier_id: '3f1c2a4e-8d2b-4c55-9a0e-0d6c1e2f3a4b',
+        supplier_id: benchSupplierId,
         currency: 'EUR',
         amount: 99.5,
       }),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ordersPath, startRecordsApp, type RecordsTestApp } from './support/records-app.js';
+import { ordersPath, seededSupplierId, startRecordsApp, type RecordsTestApp } from './support/records-app.js';
 import type { Body } from './support/records-app.js';
 
 interface Page {
@@ -23,11 +23,11 @@ describe('records list and query', () => {
     await app.database.pool.query(
       `INSERT INTO rec_acme.procurement__purchasing__purchase_orders__v1
          (created_by, updated_by, po_number, supplier_id, status, currency, amount, ordered_on, notes)
-       SELECT 'seed', 'seed', 'PO-' || lpad(n::text, 6, '0'), gen_random_uuid(), ($1::text[])[1 + n % 5],
+       SELECT 'seed', 'seed', 'PO-' || lpad(n::text, 6, '0'), $2::uuid, ($1::text[])[1 + n % 5],
               CASE WHEN n % 2 = 0 THEN 'EUR' ELSE 'USD' END, n * 10,
               CASE WHEN n % 3 = 0 THEN NULL ELSE date '2026-01-01' + n END, 'note ' || n
        FROM generate_series(1, 60) AS n`,
-      [statuses],
+      [statuses, seededSupplierId],
     );
   });
   after(() => app.close());

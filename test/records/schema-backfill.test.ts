@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { ensureSchemaDdl } from '../../src/records/ddl/ensure-schema-ddl.js';
 import { createMigratedDatabase, type TestDatabase } from '../helpers/database.js';
@@ -51,6 +52,23 @@ describe('schema back-fill of change triggers and search columns', () => {
       const search = await second.call('GET', `/api/${suppliersPath}`);
       assert.equal(search.statusCode, 200);
       assert.deepEqual(await ensureSchemaDdl(pool), [], 'a second pass finds nothing to do (idempotent)');
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('a start gives a table with reference fields its reference check when it lacks it', async () => {
+    const first = await startRecordsApp({}, { database });
+    await first.close();
+    await database.pool.query(`DROP TRIGGER record_references ON ${orders}`);
+    const second = await startRecordsApp({}, { database });
+    try {
+      const unknown = await second.call('POST', `/api/${ordersPath}`, {
+        body: purchaseOrder({ supplier_id: randomUUID() }),
+      });
+      assert.equal(unknown.statusCode, 400, unknown.body);
+      assert.equal(unknown.json<{ code: string }>().code, 'VALIDATION_ERROR');
+      assert.deepEqual(await ensureSchemaDdl(database.pool), [], 'a second pass finds nothing to do');
     } finally {
       await second.close();
     }

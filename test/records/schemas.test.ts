@@ -4,7 +4,13 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { applyResources } from '../../src/records/schemas/apply-resources.js';
 import { parseResourceText } from '../../src/records/schemas/resource-documents.js';
-import { ordersPath, startRecordsApp, suppliersPath, type RecordsTestApp } from './support/records-app.js';
+import {
+  ordersPath,
+  seededSupplierId,
+  startRecordsApp,
+  suppliersPath,
+  type RecordsTestApp,
+} from './support/records-app.js';
 import type { Body } from './support/records-app.js';
 
 const widgets = (fields: string, version = 'v1') => `apiVersion: weft.dev/v1
@@ -98,17 +104,17 @@ describe('records schemas: load, validate, change, watch', () => {
       );
     const base = `INSERT INTO rec_acme.procurement__purchasing__purchase_orders__v1 (created_by, updated_by, po_number, supplier_id, currency, amount`;
     assert.equal(
-      await check(`${base}) VALUES ('t','t','PO-777777',gen_random_uuid(),'EUR',-1)`),
+      await check(`${base}) VALUES ('t','t','PO-777777','${seededSupplierId}','EUR',-1)`),
       '23514',
       'min',
     );
     assert.equal(
-      await check(`${base}) VALUES ('t','t','PO-77',gen_random_uuid(),'EUR',1)`),
+      await check(`${base}) VALUES ('t','t','PO-77','${seededSupplierId}','EUR',1)`),
       '23514',
       'pattern',
     );
     assert.equal(
-      await check(`${base}) VALUES ('t','t','PO-777778',gen_random_uuid(),'YEN',1)`),
+      await check(`${base}) VALUES ('t','t','PO-777778','${seededSupplierId}','YEN',1)`),
       '23514',
       'enum',
     );

@@ -1,10 +1,12 @@
 import { pgErrorCode } from '../../platform/database/pool.js';
 import { RecordsErrors } from '../errors.js';
+import { referenceNotFoundState } from '../ddl/reference-triggers.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 
 /**
  * Turns constraint and data errors of a record statement into 4xx errors: a unique violation names
- * its field; CHECK, NOT NULL and data exceptions (out of range, bad text) are 400s. Anything else is
+ * its field; CHECK, NOT NULL, a reference to a missing record (the reference trigger) and data
+ * exceptions (out of range, bad text) are 400s. Anything else is
  * rethrown unchanged (database unavailable → 503, the rest → 500).
  */
 export function mapRecordError(schema: CompiledSchema, error: unknown): unknown {
@@ -25,6 +27,10 @@ export function mapRecordError(schema: CompiledSchema, error: unknown): unknown 
   if (code === '23502')
     return RecordsErrors.validation('A required field is missing', [
       { field: detail.column ?? 'unknown', reason: 'is required' },
+    ]);
+  if (code === referenceNotFoundState)
+    return RecordsErrors.validation('A reference field names a record that does not exist', [
+      { field: detail.column ?? 'unknown', reason: 'refers to a record that does not exist' },
     ]);
   // insufficient_privilege on a row: a row-level-security policy refused the new row (layer 7).
   if (code === '42501' && /row-level security/.test((error as Error).message))

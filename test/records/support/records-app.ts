@@ -19,6 +19,12 @@ export const testJwtSecret = 'records-test-secret-0123456789abcdef0123';
 /** Schema paths of the bundled examples. */
 export const ordersPath = 'acme/procurement/purchasing/purchase-orders/v1';
 export const suppliersPath = 'acme/procurement/sourcing/suppliers/v1';
+/**
+ * The supplier `purchaseOrder()` refers to: seeded by `startRecordsApp` when the examples are, since
+ * `supplier_id` is a reference field and the database refuses ids with no supplier behind them.
+ */
+export const seededSupplierId = '3f1c2a4e-8d2b-4c55-9a0e-0d6c1e2f3a4b';
+const suppliersTable = 'rec_acme.procurement__sourcing__suppliers__v1';
 
 /** A records service on its own database, with a resources folder seeded from the examples. */
 export interface RecordsTestApp {
@@ -84,6 +90,7 @@ export async function startRecordsApp(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.access ? { access: options.access } : {}),
   });
+  await seedSupplier(database.pool);
   const tokens = new Map<string, string>();
   const token = async (actor = 'alice', roles = ['admin']) => {
     const key = `${actor}|${roles.join(',')}`;
@@ -122,11 +129,23 @@ export async function startRecordsApp(
   };
 }
 
-/** A valid purchase order body. */
+async function seedSupplier(pool: Pool): Promise<void> {
+  const { rows } = await pool.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [
+    suppliersTable,
+  ]);
+  if (!rows[0]?.present) return;
+  await pool.query(
+    `INSERT INTO ${suppliersTable} (id, created_by, updated_by, name, country)
+     VALUES ($1, 'seed', 'seed', 'Seeded Supplier', 'DE') ON CONFLICT (id) DO NOTHING`,
+    [seededSupplierId],
+  );
+}
+
+/** A valid purchase order body (its supplier is the seeded one). */
 export function purchaseOrder(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     po_number: `PO-${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`,
-    supplier_id: '3f1c2a4e-8d2b-4c55-9a0e-0d6c1e2f3a4b',
+    supplier_id: seededSupplierId,
     currency: 'EUR',
     amount: 1250.5,
     ...overrides,

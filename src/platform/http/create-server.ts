@@ -1,4 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Registry } from 'prom-client';
@@ -16,6 +17,15 @@ import { requestLogger } from './request-log.js';
 import { createValidatorCompiler } from './validation.js';
 import type { HttpServer } from './http-server.js';
 import { isServiceError, type ServiceError } from './service-error.js';
+
+/**
+ * Whether the whole body announced by Content-Length already sits in the request's buffer (a small
+ * body arriving with its headers, the usual case): no deadline is needed, and none is paid for.
+ */
+function bodyAlreadyBuffered(raw: IncomingMessage): boolean {
+  const length = raw.headers['content-length'];
+  return length !== undefined && raw.readableLength >= Number(length);
+}
 
 /** How a service names and renders its errors. */
 export interface ErrorCatalogue {
@@ -100,7 +110,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.addHook('preParsing', (request, reply, payload, done) => {
     const { headers } = request;
     const hasBody = headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
-    if (!hasBody || request.raw.complete) return done(null, payload);
+    if (!hasBody || request.raw.complete || bodyAlreadyBuffered(request.raw)) return done(null, payload);
     const timed = withBodyDeadline(payload, timeouts.bodyTimeoutMs, () => {
       void reply.header('connection', 'close');
     });

@@ -6,7 +6,7 @@ import { createMigratedDatabase, type TestDatabase } from '../helpers/database.j
 import { captureLogs } from '../helpers/log-capture.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { startTestWorkflow, type TestWorkflow } from '../helpers/workflow.js';
-import { fixtureXml } from '../workflow/engine/api/engine-fixture.js';
+import { deployAsAdmin } from '../workflow/engine/api/engine-fixture.js';
 import {
   ordersPath,
   purchaseOrder,
@@ -55,32 +55,7 @@ describe('workflow with PostgreSQL blackholed', () => {
       timerLeader: false,
       runtimeUrl: (url) => proxy.proxied(url),
     });
-    await workflow.createUser('admin@example.com', 'admin password', { platformAdmin: true });
-    admin = await workflow.login('admin@example.com', 'admin password');
-    const org = await workflow.request({
-      method: 'POST',
-      url: '/api/v1/orgs',
-      token: admin,
-      body: { name: 'acme', slug: 'acme' },
-    });
-    orgId = (org.json() as { id: string }).id;
-    const group = await workflow.request({
-      method: 'POST',
-      url: `/api/v1/orgs/${orgId}/process-groups`,
-      token: admin,
-      body: { name: 'Default' },
-    });
-    const deployed = await workflow.request({
-      method: 'POST',
-      url: '/api/v1/deployments',
-      token: admin,
-      body: {
-        org_id: orgId,
-        process_group_id: (group.json() as { id: string }).id,
-        xml: await fixtureXml('payment.bpmn'),
-      },
-    });
-    assert.equal(deployed.statusCode, 201, deployed.body);
+    ({ admin, orgId } = await deployAsAdmin(workflow, 'payment.bpmn'));
   });
   after(async () => {
     await proxy.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestWorkflow, type TestWorkflow } from '../../helpers/workflow.js';
-import { fixtureXml } from '../engine/api/engine-fixture.js';
+import { deployAsAdmin } from '../engine/api/engine-fixture.js';
 
 const longPollMs = 4000;
 
@@ -14,32 +14,7 @@ describe('fetch-and-lock long polls', () => {
       env: { WORKFLOW_LONG_POLLS_PER_CLIENT: '20', WORKFLOW_LONG_POLLS_MAX: '30' },
       timerLeader: false,
     });
-    await workflow.createUser('admin@example.com', 'admin password', { platformAdmin: true });
-    admin = await workflow.login('admin@example.com', 'admin password');
-    const org = await workflow.request({
-      method: 'POST',
-      url: '/api/v1/orgs',
-      token: admin,
-      body: { name: 'acme', slug: 'acme' },
-    });
-    orgId = (org.json() as { id: string }).id;
-    const group = await workflow.request({
-      method: 'POST',
-      url: `/api/v1/orgs/${orgId}/process-groups`,
-      token: admin,
-      body: { name: 'Default' },
-    });
-    const deployed = await workflow.request({
-      method: 'POST',
-      url: '/api/v1/deployments',
-      token: admin,
-      body: {
-        org_id: orgId,
-        process_group_id: (group.json() as { id: string }).id,
-        xml: await fixtureXml('payment.bpmn'),
-      },
-    });
-    assert.equal(deployed.statusCode, 201, deployed.body);
+    ({ admin, orgId } = await deployAsAdmin(workflow, 'payment.bpmn'));
   });
   after(() => workflow.close());
 

@@ -126,3 +126,40 @@ export async function createEngineFixture(
     close: () => workflow.close(),
   };
 }
+
+/**
+ * On a started service: a PlatformAdmin, the org `acme` with a process group, and `fixture`
+ * deployed there. For tests that need one deployed process and no other users.
+ */
+export async function deployAsAdmin(
+  workflow: TestWorkflow,
+  fixture: string,
+): Promise<{ admin: string; orgId: string }> {
+  await workflow.createUser('admin@example.com', 'admin password', { platformAdmin: true });
+  const admin = await workflow.login('admin@example.com', 'admin password');
+  const org = await workflow.request({
+    method: 'POST',
+    url: '/api/v1/orgs',
+    token: admin,
+    body: { name: 'acme', slug: 'acme' },
+  });
+  const orgId = (org.json() as { id: string }).id;
+  const group = await workflow.request({
+    method: 'POST',
+    url: `/api/v1/orgs/${orgId}/process-groups`,
+    token: admin,
+    body: { name: 'Default' },
+  });
+  const deployed = await workflow.request({
+    method: 'POST',
+    url: '/api/v1/deployments',
+    token: admin,
+    body: {
+      org_id: orgId,
+      process_group_id: (group.json() as { id: string }).id,
+      xml: await fixtureXml(fixture),
+    },
+  });
+  assert.equal(deployed.statusCode, 201, deployed.body);
+  return { admin, orgId };
+}

@@ -1,5 +1,6 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { AbacRule, Identity, Operation } from '../types.js';
+import { registerRe2Matches, withRe2Matches } from './cel-re2-matches.js';
 
 /** What a CEL condition can read: the caller, the stored record, the payload, and now. */
 export interface CelInput {
@@ -44,7 +45,7 @@ export const celEnvironmentOptions = {
 } as const;
 
 function environment(operation: Operation, withRecord: boolean): Environment {
-  const env = new Environment(celEnvironmentOptions)
+  const env = registerRe2Matches(new Environment(celEnvironmentOptions))
     .registerVariable('actor', 'map')
     .registerVariable('now', 'google.protobuf.Timestamp');
   if (withRecord && variablesOf[operation].record) env.registerVariable('record', 'map');
@@ -69,7 +70,7 @@ function message(error: unknown): string {
  * `record` on create, a result that is not a boolean), or undefined when it compiles.
  */
 export function celProblem(operation: Operation, condition: string): string | undefined {
-  const checked = environmentFor(operation, true).check(condition);
+  const checked = environmentFor(operation, true).check(withRe2Matches(condition));
   if (!checked.valid) return message(checked.error);
   if (checked.type !== 'bool' && checked.type !== 'dyn')
     return `must be a boolean condition, not ${checked.type}`;
@@ -78,9 +79,10 @@ export function celProblem(operation: Operation, condition: string): string | un
 
 /** Compiles a rule once (per schema version); the rule must have passed `celProblem`. */
 export function compileRule(rule: AbacRule): CompiledRule {
-  const program = environmentFor(rule.operation, true).parse(rule.condition);
+  const condition = withRe2Matches(rule.condition);
+  const program = environmentFor(rule.operation, true).parse(condition);
   const needsRecord =
-    variablesOf[rule.operation].record && !environmentFor(rule.operation, false).check(rule.condition).valid;
+    variablesOf[rule.operation].record && !environmentFor(rule.operation, false).check(condition).valid;
   return {
     rule,
     needsRecord,

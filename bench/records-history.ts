@@ -7,7 +7,7 @@
  */
 import { migrate } from '../src/platform/database/migrate.js';
 import { createPool, type Pool } from '../src/platform/database/pool.js';
-import { stateAt } from '../src/records/history/history-repository.js';
+import { stateJsonAt } from '../src/records/history/history-repository.js';
 import { recordsMigrationsDir } from '../src/records/index.js';
 import { insertRecord, patchRecord } from '../src/records/records/record-repository.js';
 import { applyResources } from '../src/records/schemas/apply-resources.js';
@@ -101,7 +101,7 @@ try {
   for (let round = 0; round < 2000; round += 1) {
     const instant = instants[Math.floor(Math.random() * instants.length)]!;
     const started = performance.now();
-    await stateAt(pool, schema, created.id, instant);
+    await stateJsonAt(pool, schema, created.id, instant);
     timings.push(performance.now() - started);
   }
   timings.sort((a, b) => a - b);

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { ArchiveJob } from '../../src/records/archive/archive-job.js';
+import { captureLogs } from '../helpers/log-capture.js';
+import { MovableClock } from './support/auth-fixtures.js';
 import { startRecordsApp, type Body, type RecordsTestApp } from './support/records-app.js';
 
 const measuresPath = 'acme/precision/test/measures/v1';
@@ -31,6 +34,9 @@ spec:
       delete: [admin]
     fieldAccess:
       - { field: secret, read: [admin] }
+  archive:
+    afterDays: 30
+    condition: { field: label, op: eq, value: cold }
 `;
 const table = 'rec_acme.precision__test__measures__v1';
 
@@ -206,5 +212,137 @@ describe('records stores numbers a 64-bit float cannot hold exactly, or refuses 
     assert.equal(same.headers['idempotent-replayed'], 'true');
     const other = await send('POST', `/api/${measuresPath}`, '{"ratio":0.1234567890123456788}', headers);
     assert.equal(other.statusCode, 422, other.body);
+  });
+
+  describe('answers built from stored values keep every digit', () => {
+    const clerk = { actor: 'carol', roles: ['clerk'] };
+    const exactCount = /"count" ?: ?9007199254740993[,}]/;
+    const exactRatio = /"ratio" ?: ?0\.1234567890123456789[,}]/;
+    const exactDoc = /"n" ?: ?12345678901234567890[,}]/;
+    const laterCount = /"count" ?: ?-9007199254740995[,}]/;
+    let id: string;
+    let createdAt: string;
+    let patchedAt: string;
+    before(async () => {
+      const created = await send(
+        'POST',
+        `/api/${measuresPath}`,
+        '{"label":"trail","count":9007199254740993,"ratio":0.1234567890123456789,' +
+          '"doc":{"n":12345678901234567890},"secret":"only admins"}',
+      );
+      assert.equal(created.statusCode, 201, created.body);
+      ({ id, updated_at: createdAt } = (created.json() as Body).data as { id: string; updated_at: string });
+      const patched = await send(
+        'PATCH',
+        `/api/${measuresPath}/${id}`,
+        '{"version":1,"count":-9007199254740995}',
+      );
+      assert.equal(patched.statusCode, 200, patched.body);
+      patchedAt = ((patched.json() as Body).data as { updated_at: string }).updated_at;
+    });
+
+    test('history events show both values exactly, masked fields still null', async () => {
+      const events = await app.call('GET', `/api/${measuresPath}/${id}/history`, clerk);
+      assert.equal(events.statusCode, 200, events.body);
+      assert.match(events.body, exactCount);
+      assert.match(events.body, laterCount);
+      assert.match(events.body, exactRatio);
+      assert.match(events.body, exactDoc);
+      assert.doesNotMatch(events.body, /only admins/);
+    });
+
+    test('the state at an instant shows every digit', async () => {
+      const first = await app.call(
+        'GET',
+        `/api/${measuresPath}/${id}/history?at=${encodeURIComponent(createdAt)}`,
+        clerk,
+      );
+      assert.equal(first.statusCode, 200, first.body);
+      assert.match(first.body, exactCount);
+      assert.match(first.body, exactRatio);
+      assert.match(first.body, exactDoc);
+      assert.match(first.body, /"secret" ?: ?null/);
+      const later = await app.call(
+        'GET',
+        `/api/${measuresPath}/${id}/history?at=${encodeURIComponent(patchedAt)}`,
+      );
+      assert.match(later.body, laterCount);
+    });
+
+    test('a diff shows both sides exactly and tells apart numbers a double would make equal', async () => {
+      const diff = await app.call(
+        'GET',
+        `/api/${measuresPath}/${id}/diff?from=${encodeURIComponent(createdAt)}&to=${encodeURIComponent(patchedAt)}`,
+      );
+      assert.equal(diff.statusCode, 200, diff.body);
+      assert.match(diff.body, /"from" ?: ?9007199254740993[,}]/);
+      assert.match(diff.body, /"to" ?: ?-9007199254740995[,}]/);
+      // 9007199254740993 and 9007199254740992 are one double: exact values must still differ.
+      const twin = await send('POST', `/api/${measuresPath}`, '{"count":9007199254740993}');
+      const twinRecord = (twin.json() as Body).data as { id: string; updated_at: string };
+      const moved = await send(
+        'PATCH',
+        `/api/${measuresPath}/${twinRecord.id}`,
+        '{"version":1,"count":9007199254740992}',
+      );
+      const movedAt = ((moved.json() as Body).data as { updated_at: string }).updated_at;
+      const twinDiff = await app.call(
+        'GET',
+        `/api/${measuresPath}/${twinRecord.id}/diff?from=${encodeURIComponent(twinRecord.updated_at)}&to=${encodeURIComponent(movedAt)}`,
+      );
+      assert.match(
+        twinDiff.body,
+        /"count" ?: ?\{ ?"from" ?: ?9007199254740993 ?, ?"to" ?: ?9007199254740992 ?\}/,
+      );
+    });
+
+    test('the replay stream and the audit log show every digit', async () => {
+      const replay = await app.call('GET', `/api/${measuresPath}/${id}/replay`);
+      assert.equal(replay.statusCode, 200, replay.body);
+      assert.match(replay.body, exactCount);
+      assert.match(replay.body, laterCount);
+      const audit = await app.call('GET', `/api/platform/audit?schema=${measuresPath}&entity_id=${id}`);
+      assert.equal(audit.statusCode, 200, audit.body);
+      assert.match(audit.body, exactCount);
+      assert.match(audit.body, laterCount);
+    });
+
+    test('a select projection for a caller with masked fields keeps every digit', async () => {
+      const page = await app.call('POST', `/api/${measuresPath}/query`, {
+        body: { where: { field: 'label', op: 'eq', value: 'trail' }, select: ['count', 'ratio', 'secret'] },
+        ...clerk,
+      });
+      assert.equal(page.statusCode, 200, page.body);
+      assert.match(page.body, laterCount);
+      assert.match(page.body, exactRatio);
+      assert.match(page.body, /"secret" ?: ?null/);
+    });
+
+    test('an archive projection keeps every digit', async () => {
+      const cold = await send(
+        'POST',
+        `/api/${measuresPath}`,
+        '{"label":"cold","count":9007199254740993,"ratio":0.1234567890123456789,"secret":"cold secret"}',
+      );
+      assert.equal(cold.statusCode, 201, cold.body);
+      const clock = new MovableClock();
+      clock.advance(31 * 86_400_000);
+      const job = new ArchiveJob({
+        pool: app.database.pool,
+        registry: app.service.registry,
+        clock,
+        logger: captureLogs('fatal').logger,
+        batchSize: 100,
+      });
+      assert.equal(await job.runOnce(), 1);
+      const page = await app.call('POST', `/api/${measuresPath}/archive/query`, {
+        body: { select: ['count', 'ratio', 'secret'] },
+        ...clerk,
+      });
+      assert.equal(page.statusCode, 200, page.body);
+      assert.match(page.body, exactCount);
+      assert.match(page.body, exactRatio);
+      assert.doesNotMatch(page.body, /cold secret/);
+    });
   });
 });

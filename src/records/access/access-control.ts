@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
+import { parseExactJson, stringifyExactJson } from '../../platform/json/exact-json.js';
 import { findInexactNumbers, replaceRootMembers } from '../../platform/json/inexact-numbers.js';
 import { roleAccessCheck, type AccessCheck } from '../auth/access-check.js';
 import { RecordsErrors } from '../errors.js';
@@ -228,8 +229,8 @@ export class AccessControl implements AccessCheck {
         (recordRules || hiddenFields(schema.definition.access, identity.roles).length > 0)
       )
         page.rows = page.rows.map((json) => {
-          const record = maskRecord(identity, schema, JSON.parse(json) as Record<string, unknown>);
-          return JSON.stringify(
+          const record = maskRecord(identity, schema, parseExactJson(json) as Record<string, unknown>);
+          return stringifyExactJson(
             Object.fromEntries(select.map((column) => [column.name, record[column.name]])),
           );
         });

@@ -1,4 +1,5 @@
 import type { Pool } from '../../platform/database/pool.js';
+import { parseExactJson, stringifyExactJson } from '../../platform/json/exact-json.js';
 import { checkPlanFields, type AccessControl } from '../access/access-control.js';
 import { sessionSettingsSql, withAccessSession } from '../access/access-session.js';
 import { hiddenFields, maskRecord } from '../access/field-access.js';
@@ -90,8 +91,8 @@ export async function queryArchivedRecords(
   let rows = access.finishRecords(identity, schema, page.rows);
   if (project)
     rows = rows.map((json) => {
-      const record = maskRecord(identity, schema, JSON.parse(json) as Record<string, unknown>);
-      return JSON.stringify({
+      const record = maskRecord(identity, schema, parseExactJson(json) as Record<string, unknown>);
+      return stringifyExactJson({
         ...Object.fromEntries(select.map((column) => [column.name, record[column.name]])),
         archived_at: record.archived_at,
       });

@@ -1,7 +1,7 @@
 import type { Queryable } from '../records/record-repository.js';
 import { SqlParams, statement } from '../records/statement.js';
 
-/** An audit row as read. */
+/** An audit row as read, its values as PostgreSQL's JSON text. */
 export interface AuditRow {
   event_id: string;
   timestamp: string;
@@ -10,8 +10,8 @@ export interface AuditRow {
   entity_id: string;
   operation: string;
   version: number;
-  old_value: Record<string, unknown> | null;
-  new_value: Record<string, unknown> | null;
+  old_value: string | null;
+  new_value: string | null;
   previous_hash: string;
   hash: string;
   /** The history row this event covers (time-machine schemas; null for legacy events). */
@@ -20,7 +20,7 @@ export interface AuditRow {
 }
 
 const auditColumns = `event_id::text, to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "timestamp",
-  actor, schema_path, entity_id::text, operation, version, old_value, new_value, previous_hash, hash,
+  actor, schema_path, entity_id::text, operation, version, old_value::text AS old_value, new_value::text AS new_value, previous_hash, hash,
   history_event_id::text, history_hash`;
 
 /** Filters of `GET /platform/audit` (all optional; `beforeEventId` is the cursor position). */

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from '../../platform/database/pool.js';
+import { stringifyExactJson } from '../../platform/json/exact-json.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import type { AccessControl } from '../access/access-control.js';
 import { auditVisibilitySql } from '../access/audit-visibility.js';
@@ -167,7 +168,7 @@ export function registerAuditRoutes(app: HttpServer, deps: AuditRouteDependencie
       .type('application/json')
       .send(
         successBody(
-          JSON.stringify(
+          stringifyExactJson(
             page.map((row) => maskChange(identity, schemaOf.get(row.schema_path), presentAuditEvent(row))),
           ),
           request.id,

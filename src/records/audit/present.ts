@@ -1,9 +1,11 @@
+import { parseExactJson } from '../../platform/json/exact-json.js';
 import type { AuditRow } from './audit-repository.js';
 
 /**
  * An audit event as the API shows it: the spec's fields plus the record `version` after the change
- * and the chain links (with the history row the event covers, when it has one). Every audit output goes through here, so a field read filter can be applied
- * in one place.
+ * and the chain links (with the history row the event covers, when it has one). Every audit output
+ * goes through here, so a field read filter can be applied in one place. Values keep every digit of
+ * their numbers: serialize with `stringifyExactJson`.
  */
 export function presentAuditEvent(row: AuditRow): Record<string, unknown> {
   const event: Record<string, unknown> = {
@@ -14,8 +16,8 @@ export function presentAuditEvent(row: AuditRow): Record<string, unknown> {
     entity_id: row.entity_id,
     operation: row.operation,
     version: row.version,
-    old_value: row.old_value,
-    new_value: row.new_value,
+    old_value: row.old_value === null ? null : parseExactJson(row.old_value),
+    new_value: row.new_value === null ? null : parseExactJson(row.new_value),
     previous_hash: row.previous_hash,
     hash: row.hash,
   };

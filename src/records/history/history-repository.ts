@@ -51,25 +51,10 @@ export async function historyAfter(
   return rows;
 }
 
-/** The record's full state at `at` (undefined before it existed). */
-export async function stateAt(
-  db: Queryable,
-  schema: CompiledSchema,
-  id: string,
-  at: string,
-): Promise<Record<string, unknown> | undefined> {
-  const { rows } = await db.query<{ state: Record<string, unknown> }>(
-    statement(
-      `SELECT state FROM ${historyTable(schema.definition)} WHERE record_id = $1 AND "timestamp" <= $2::timestamptz ORDER BY event_id DESC LIMIT 1`,
-      [id, at],
-    ),
-  );
-  return rows[0]?.state;
-}
-
 /**
- * The record's full state at `at` as PostgreSQL's JSON text (undefined before it existed): what a
- * restore writes back, with every digit of its numbers (parsed, a double would round them).
+ * The record's full state at `at` as PostgreSQL's JSON text (undefined before it existed), with
+ * every digit of its numbers: what a restore writes back and, parsed by `parseExactJson`, what the
+ * time machine shows.
  */
 export async function stateJsonAt(
   db: Queryable,

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from '../../platform/database/pool.js';
+import { parseExactJson, stringifyExactJson } from '../../platform/json/exact-json.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import type { AccessControl } from '../access/access-control.js';
 import { maskChange } from '../access/channel-masks.js';
@@ -21,7 +22,7 @@ import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import { uuidPattern } from '../schemas/identifiers.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import { diffStates } from './diff.js';
-import { hasHistory, historyAfter, listHistory, stateAt } from './history-repository.js';
+import { hasHistory, historyAfter, listHistory, stateJsonAt } from './history-repository.js';
 import { parseInstant } from './instant.js';
 import { presentHistoryEvent, presentRecordState } from './present.js';
 import { restoreAsCaller } from './restore-as-caller.js';
@@ -85,7 +86,12 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     reply
       .status(status)
       .type('application/json')
-      .send(successBody(JSON.stringify(data), request.id));
+      .send(successBody(stringifyExactJson(data), request.id));
+  // States as stored, every digit of their numbers kept (see parseExactJson).
+  const stateAt = async (db: Queryable, schema: CompiledSchema, id: string, at: string) => {
+    const json = await stateJsonAt(db, schema, id, at);
+    return json === undefined ? undefined : (parseExactJson(json) as Record<string, unknown>);
+  };
 
   app.get(`${schemaBase}/:id/history`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'history');
@@ -115,7 +121,9 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       .type('application/json')
       .send(
         successBody(
-          JSON.stringify(page.rows.map((row) => maskChange(identity, schema, presentHistoryEvent(row)))),
+          stringifyExactJson(
+            page.rows.map((row) => maskChange(identity, schema, presentHistoryEvent(row))),
+          ),
           request.id,
           `,"pagination":${JSON.stringify({ limit, offset, total: page.total })}`,
         ),
@@ -191,7 +199,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
           historyAfter(db, schema, id, from, replayPage),
         );
         for (const row of rows)
-          yield `id: ${row.event_id}\ndata: ${JSON.stringify(maskChange(identity, schema, presentHistoryEvent(row)))}\n\n`;
+          yield `id: ${row.event_id}\ndata: ${stringifyExactJson(maskChange(identity, schema, presentHistoryEvent(row)))}\n\n`;
         if (rows.length < replayPage) return;
         after = rows[rows.length - 1]!.event_id;
       }

@@ -121,9 +121,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       .type('application/json')
       .send(
         successBody(
-          stringifyExactJson(
-            page.rows.map((row) => maskChange(identity, schema, presentHistoryEvent(row))),
-          ),
+          stringifyExactJson(page.rows.map((row) => maskChange(identity, schema, presentHistoryEvent(row)))),
           request.id,
           `,"pagination":${JSON.stringify({ limit, offset, total: page.total })}`,
         ),

@@ -231,14 +231,17 @@ describe('records stores numbers a 64-bit float cannot hold exactly, or refuses 
           '"doc":{"n":12345678901234567890},"secret":"only admins"}',
       );
       assert.equal(created.statusCode, 201, created.body);
-      ({ id, updated_at: createdAt } = (created.json() as Body).data as { id: string; updated_at: string });
+      ({ id, updated_at: createdAt } = (created.json() as Body).data as unknown as {
+        id: string;
+        updated_at: string;
+      });
       const patched = await send(
         'PATCH',
         `/api/${measuresPath}/${id}`,
         '{"version":1,"count":-9007199254740995}',
       );
       assert.equal(patched.statusCode, 200, patched.body);
-      patchedAt = ((patched.json() as Body).data as { updated_at: string }).updated_at;
+      patchedAt = ((patched.json() as Body).data as unknown as { updated_at: string }).updated_at;
     });
 
     test('history events show both values exactly, masked fields still null', async () => {
@@ -279,13 +282,13 @@ describe('records stores numbers a 64-bit float cannot hold exactly, or refuses 
       assert.match(diff.body, /"to" ?: ?-9007199254740995[,}]/);
       // 9007199254740993 and 9007199254740992 are one double: exact values must still differ.
       const twin = await send('POST', `/api/${measuresPath}`, '{"count":9007199254740993}');
-      const twinRecord = (twin.json() as Body).data as { id: string; updated_at: string };
+      const twinRecord = (twin.json() as Body).data as unknown as { id: string; updated_at: string };
       const moved = await send(
         'PATCH',
         `/api/${measuresPath}/${twinRecord.id}`,
         '{"version":1,"count":9007199254740992}',
       );
-      const movedAt = ((moved.json() as Body).data as { updated_at: string }).updated_at;
+      const movedAt = ((moved.json() as Body).data as unknown as { updated_at: string }).updated_at;
       const twinDiff = await app.call(
         'GET',
         `/api/${measuresPath}/${twinRecord.id}/diff?from=${encodeURIComponent(twinRecord.updated_at)}&to=${encodeURIComponent(movedAt)}`,

@@ -5,7 +5,8 @@ import { findInexactNumbers, replaceRootMembers } from '../../platform/json/inex
 import { roleAccessCheck, type AccessCheck } from '../auth/access-check.js';
 import { RecordsErrors } from '../errors.js';
 import type { CursorCodec } from '../records/cursor.js';
-import { getRecord, type Queryable } from '../records/record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
+import { getRecord } from '../records/record-repository.js';
 import { selectRecords, type RecordPage } from '../records/select-records.js';
 import type { Condition, SelectPlan } from '../records/select-plan.js';
 import { statement } from '../records/statement.js';

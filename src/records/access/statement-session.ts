@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
-import type { Queryable } from '../records/record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 import { quoteLiteral } from '../schemas/identifiers.js';
 import type { Identity } from '../types.js';
 import { queryInAccessSession, sessionSettingsSql, withAccessSession } from './access-session.js';

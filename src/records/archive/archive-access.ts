@@ -4,7 +4,7 @@ import { checkPlanFields, type AccessControl } from '../access/access-control.js
 import { sessionSettingsSql, withAccessSession } from '../access/access-session.js';
 import { hiddenFields, maskRecord } from '../access/field-access.js';
 import { rowFilterSql } from '../access/row-filter.js';
-import type { Queryable } from '../records/record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 import type { SelectPlan } from '../records/select-plan.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';

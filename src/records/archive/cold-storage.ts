@@ -1,5 +1,5 @@
 import { mapRecordError } from '../records/database-errors.js';
-import type { Queryable } from '../records/record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 import { renderCondition } from '../records/select-records.js';
 import type { SelectPlan } from '../records/select-plan.js';
 import { SqlParams, statement } from '../records/statement.js';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../records/record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 import { SqlParams, statement } from '../records/statement.js';
 
 /** An audit row as read, its values as PostgreSQL's JSON text. */

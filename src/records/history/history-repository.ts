@@ -1,5 +1,5 @@
 import { historyTable } from '../ddl/change-triggers.js';
-import type { Queryable } from '../records/record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 import { statement } from '../records/statement.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import { historyColumnsSql, type HistoryRow } from './present.js';

@@ -15,7 +15,7 @@ import { schemaBase, schemaRequest } from '../http/schema-request.js';
 import { sendWriteResult } from '../http/write-reply.js';
 import type { CursorCodec } from '../records/cursor.js';
 import { parseListQuery } from '../records/list-query.js';
-import type { Queryable } from '../records/record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 import { parseLimit, parseOffset } from '../records/select-plan.js';
 import type { WritePipeline } from '../records/write-pipeline.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';

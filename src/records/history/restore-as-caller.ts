@@ -1,6 +1,6 @@
 import type { AccessControl } from '../access/access-control.js';
 import { RecordsErrors } from '../errors.js';
-import type { Queryable } from '../records/record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
 import { stateJsonAt } from './history-repository.js';

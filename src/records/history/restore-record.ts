@@ -1,6 +1,6 @@
 import { rowJsonSql } from '../ddl/change-triggers.js';
 import { mapRecordError } from '../records/database-errors.js';
-import type { Queryable } from '../records/record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 import { statement } from '../records/statement.js';
 import { quoteIdent } from '../schemas/identifiers.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';

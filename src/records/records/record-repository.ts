@@ -4,9 +4,9 @@ import { columnJsonSql, jsonObjectSql, type CompiledSchema } from '../schemas/co
 import { mapRecordError } from './database-errors.js';
 import type { ExactValues } from './exact-values.js';
 import { statement, SqlParams } from './statement.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 
 /** A pool or a connection inside a transaction. */
-export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
 async function run(db: Queryable, schema: CompiledSchema, config: pg.QueryConfig) {
   try {

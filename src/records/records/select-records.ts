@@ -3,7 +3,7 @@ import { columnJsonSql, jsonObjectSql, type CompiledSchema } from '../schemas/co
 import { coerceValue } from './coerce-value.js';
 import type { CursorCodec } from './cursor.js';
 import { mapRecordError } from './database-errors.js';
-import type { Queryable } from './record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 import type { Condition, SelectPlan, SortKey } from './select-plan.js';
 import { SqlParams, statement } from './statement.js';
 

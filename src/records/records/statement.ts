@@ -1,23 +1,9 @@
-import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { namedStatement } from '../../platform/database/named-statement.js';
 
-const maxNamedStatements = 2_000;
-// Statement text → name, so a text seen before costs a map lookup rather than a hash.
-const names = new Map<string, string>();
-
-/**
- * A query config that is a named prepared statement (planned once per connection) while the
- * number of distinct texts stays bounded; past that, texts run unnamed rather than growing every
- * connection's statement cache without limit.
- */
+/** A records statement, named and prepared once per connection (see `namedStatement`). */
 export function statement(text: string, values: unknown[]): pg.QueryConfig {
-  let name = names.get(text);
-  if (name === undefined) {
-    if (names.size >= maxNamedStatements) return { text, values };
-    name = `rec_${createHash('sha1').update(text).digest('base64url')}`;
-    names.set(text, name);
-  }
-  return { name, text, values };
+  return namedStatement(text, values, 'rec');
 }
 
 /** Collects positional parameters, each cast to the column's type. */

@@ -6,7 +6,7 @@ import {
 } from '../idempotency/idempotency-store.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
-import type { Queryable } from './record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 
 /** What a write hook sees: the write that just happened, inside its transaction. */
 export interface WriteEvent {

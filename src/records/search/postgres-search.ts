@@ -1,7 +1,7 @@
 import type { Pool } from '../../platform/database/pool.js';
 import { searchConfig, searchFields, visibleSearchSql } from '../ddl/search-columns.js';
 import { mapRecordError } from '../records/database-errors.js';
-import type { Queryable } from '../records/record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 import { renderCondition } from '../records/select-records.js';
 import { SqlParams, statement } from '../records/statement.js';
 import { quoteIdent } from '../schemas/identifiers.js';

@@ -1,5 +1,5 @@
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
-import type { Queryable } from '../records/record-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 import type { Condition, SortKey } from '../records/select-plan.js';
 
 /** A schema-level search (`POST /{path}/search`), already validated. */

@@ -1,6 +1,4 @@
-import type pg from 'pg';
-
-type Queryable = Pick<pg.ClientBase, 'query'>;
+import type { Queryable } from '../../platform/database/queryable.js';
 
 /** The org's connector allowlist, or null when it has none (any host but link-local ones). */
 export async function findAllowlist(db: Queryable, orgId: string): Promise<string[] | null> {

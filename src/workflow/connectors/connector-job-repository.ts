@@ -1,7 +1,5 @@
-import type pg from 'pg';
 import { failedAttemptSql } from '../timers/failed-attempt-sql.js';
-
-type Queryable = Pick<pg.ClientBase, 'query'>;
+import type { Queryable } from '../../platform/database/queryable.js';
 
 /** One connector job: a row of `connector_jobs`, waiting on an engine wait. */
 export interface ConnectorJob {

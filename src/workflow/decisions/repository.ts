@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 
 /** A pool or a connection inside a transaction: anything that runs a query. */
-export type Queryable = Pool | PoolClient;
 
 /** A decision version as listed. */
 export interface DecisionVersionRecord {

@@ -19,6 +19,7 @@ import {
 } from './dmn/index.js';
 import * as decisions from './repository.js';
 import { depthExceeds } from './variable-depth.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 
 /**
  * Longest decision key accepted, URL-encoded: the key is a path segment of the evaluate endpoint, and
@@ -236,7 +237,7 @@ export class DecisionService {
     decisionKey: string,
     version: number | null,
     variables: Record<string, unknown>,
-    options: { db?: decisions.Queryable } = {},
+    options: { db?: Queryable } = {},
   ): Promise<DecisionEvaluation> {
     const db = options.db ?? this.pool;
     const resolved = await decisions.resolveVersion(db, orgId, decisionKey, version);
@@ -267,7 +268,7 @@ export class DecisionService {
   }
 
   private compiledFile(
-    db: decisions.Queryable,
+    db: Queryable,
     decisionKey: string,
     resolved: decisions.ResolvedVersion,
   ): Promise<CompiledDmn> {

@@ -1,7 +1,5 @@
-import type pg from 'pg';
 import type { SealedSecret } from './secret-cipher.js';
-
-type Queryable = Pick<pg.ClientBase, 'query'>;
+import type { Queryable } from '../../platform/database/queryable.js';
 
 /** A secret as listed: never its value. */
 export interface SecretSummary {

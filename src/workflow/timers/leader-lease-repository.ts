@@ -1,5 +1,5 @@
 import { escapeLiteral } from 'pg';
-import type { Queryable } from './timer-job-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 
 /** A leadership won: the lease's name, this instance's holder id, and the epoch the takeover set. */
 export interface LeaseToken {

@@ -1,9 +1,8 @@
-import type pg from 'pg';
 import { parseTimerSchedule, type TimerSpec } from './schedule.js';
 import { failedAttemptSql } from './failed-attempt-sql.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 
 /** Anything that runs queries: a pool, a checked-out client inside a transaction. */
-export type Queryable = Pick<pg.ClientBase, 'query'>;
 
 /** One armed timer (a row of `timer_jobs`). */
 export interface TimerJob {

@@ -1,5 +1,5 @@
 import { parseTimerSchedule, type TimerSpec } from './schedule.js';
-import type { Queryable } from './timer-job-repository.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 
 /**
  * Arms the timer start events of a deployed version: one `timer_jobs` row per start event, with no

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { prepareValue } from 'pg/lib/utils.js';
-import type { Pool, PoolClient } from '../../../platform/database/pool.js';
+import { namedStatement } from '../../../platform/database/named-statement.js';
+import type { Queryable } from '../../../platform/database/queryable.js';
 import { yieldToEventLoop } from './yield-to-event-loop.js';
 
 /** Elements of an array parameter turned into text between two pauses of the event loop. */
@@ -35,16 +35,11 @@ export class WriteStatement implements StatementBuilder {
   }
 
   /** Runs the statement with `final` as its main query and returns its rows. */
-  async run<T extends object>(client: Pool | PoolClient, finalName: string, final: string): Promise<T[]> {
+  async run<T extends object>(client: Queryable, finalName: string, final: string): Promise<T[]> {
     const text = this.ctes.length > 0 ? `WITH ${this.ctes.join(',\n')}\n${final}` : final;
-    // The name is a digest of the text: PostgreSQL cuts names at 63 bytes, and two different texts
-    // must never share a name on one connection.
-    const digest = createHash('sha1').update(text).digest('hex').slice(0, 24);
-    const { rows } = await client.query<T>({
-      name: `workflow.write.${finalName}.${digest}`,
-      text,
-      values: await preparedValues(this.values),
-    });
+    const { rows } = await client.query<T>(
+      namedStatement(text, await preparedValues(this.values), `wf_${finalName}`),
+    );
     return rows;
   }
 }

@@ -1,8 +1,6 @@
-import type pg from 'pg';
 import type { Variables } from '../../engine/runtime/index.js';
 import { failedAttemptSql } from '../../timers/failed-attempt-sql.js';
-
-type Queryable = Pick<pg.ClientBase, 'query'>;
+import type { Queryable } from '../../../platform/database/queryable.js';
 
 /** A thrown message or signal waiting for delivery: a row of `event_outbox`. */
 export interface OutboxEvent {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ErrorCatalogue } from './create-server.js';
+import type { ErrorCatalogue } from './error-catalogue.js';
 
 /** What Node's HTTP parser reports before a request reaches Fastify, as status and message. */
 function statusOf(error: NodeJS.ErrnoException): { statusCode: number; message: string } {

@@ -9,9 +9,10 @@ import { instrumentHttp } from '../metrics/http-metrics.js';
 import { withBodyDeadline } from './body-timeout.js';
 import { clientErrorResponder } from './client-error.js';
 import { databaseInputFailure } from './database-input-error.js';
-import { classifyFrameworkError, type FrameworkFailure } from './error-mapping.js';
+import { classifyFrameworkError } from './error-mapping.js';
 import { inexactNumberFailure, inexactNumbersOf, parseJsonNotingInexactNumbers } from './exact-json-body.js';
 import { DEFAULT_MAX_JSON_DEPTH, findHostileInput } from './input-guard.js';
+import type { ErrorCatalogue } from './error-catalogue.js';
 import { requestIdFor } from './request-id.js';
 import { requestLogger } from './request-log.js';
 import { createValidatorCompiler } from './validation.js';
@@ -25,18 +26,6 @@ import { isServiceError, type ServiceError } from './service-error.js';
 function bodyAlreadyBuffered(raw: IncomingMessage): boolean {
   const length = raw.headers['content-length'];
   return length !== undefined && raw.readableLength >= Number(length);
-}
-
-/** How a service names and renders its errors. */
-export interface ErrorCatalogue {
-  /** Turns a framework failure (validation, bad JSON, body too large…) into this service's error. */
-  fromFramework(failure: Exclude<FrameworkFailure, { kind: 'internal' }>): ServiceError;
-  notFound(method: string, url: string): ServiceError;
-  internal(): ServiceError;
-  /** The database cannot be reached. */
-  unavailable(): ServiceError;
-  /** The JSON body of an error response. */
-  render(error: ServiceError, requestId: string): Record<string, unknown>;
 }
 
 /** Options of createHttpServer. */

@@ -6,4 +6,24 @@ export { compileBpmn } from './compile.js';
 export { bpmnContentHash } from './content-hash.js';
 export { DEFAULT_MAX_LENGTH } from './xml-guard.js';
 export { NS as BPMN_NAMESPACES } from './moddle-node.js';
-export type * from './types.js';
+export type {
+  CallActivityModel,
+  CompileOptions,
+  CompileResult,
+  DecisionReference,
+  ElementModel,
+  EndEventModel,
+  EventDefinition,
+  ExtensionSpec,
+  FlowModel,
+  JobDefinition,
+  ModelProblem,
+  MultiInstanceModel,
+  ProcessModel,
+  RawXmlElement,
+  ScopeModel,
+  SubProcessModel,
+  TimerDefinition,
+  UserTaskModel,
+  VariableMapping,
+} from './types.js';

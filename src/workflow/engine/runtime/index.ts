@@ -5,5 +5,21 @@
 export { startInstance, startInstancePausing } from './start-instance.js';
 export { applyEvent, applyEventPausing } from './apply-event.js';
 export { DEFAULT_RETRIES } from './activities.js';
-export type * from './protocol.js';
-export type * from './types.js';
+export type {
+  Effect,
+  EngineContext,
+  EngineError,
+  EngineEvent,
+  EngineResult,
+  HistoryEntry,
+} from './protocol.js';
+export type {
+  CallActivityWait,
+  Incident,
+  InstanceState,
+  InstanceStatus,
+  JsonValue,
+  ScriptWait,
+  Variables,
+  Wait,
+} from './types.js';

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
-import { identityOf } from '../auth/request-identity.js';
+import { identityOf } from '../identity/auth/request-identity.js';
 import { authenticatedErrors, bearerSecurity, ErrorBody } from '../common-schemas.js';
 import {
   DecisionKeyParams,

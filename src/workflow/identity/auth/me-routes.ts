@@ -1,0 +1,39 @@
+import Type from 'typebox';
+import type { HttpServer } from '../../../platform/http/http-server.js';
+import { authenticatedErrors, bearerSecurity, OrgRoleName, Uuid } from '../../common-schemas.js';
+import { identityOf } from './request-identity.js';
+
+const MeResponse = Type.Object({
+  id: Uuid,
+  email: Type.String(),
+  auth_provider: Type.Enum(['internal', 'external']),
+  global_roles: Type.Array(Type.String()),
+  orgs: Type.Array(
+    Type.Object({ id: Uuid, name: Type.String(), slug: Type.String(), roles: Type.Array(OrgRoleName) }),
+  ),
+});
+
+/** GET /api/v1/me: the caller and every org they belong to, with roles. */
+export function registerMeRoutes(app: HttpServer): void {
+  app.get(
+    '/api/v1/me',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The caller, their global roles and their organisations with roles',
+        security: bearerSecurity,
+        response: { 200: MeResponse, ...authenticatedErrors },
+      },
+    },
+    (request) => {
+      const identity = identityOf(request);
+      return {
+        id: identity.userId,
+        email: identity.email,
+        auth_provider: identity.authProvider,
+        global_roles: identity.globalRoles,
+        orgs: identity.orgs,
+      };
+    },
+  );
+}

@@ -17,7 +17,7 @@ import { createLogger } from '../src/platform/logging/logger.js';
 import { createRateLimitStore } from '../src/platform/rate-limit/limiter.js';
 import { hashPassword } from '../src/workflow/identity/auth/passwords.js';
 import { compileDmn, evaluateDecision } from '../src/workflow/decisions/dmn/index.js';
-import { DecisionService } from '../src/workflow/decisions/service.js';
+import { DecisionService } from '../src/workflow/decisions/decision-service.js';
 import { createWorkflowService, workflowMigrationsDir } from '../src/workflow/index.js';
 import { insertUser } from '../src/workflow/identity/users/user-repository.js';
 import { definitions, inputData, tableXml } from '../test/workflow/decisions/dmn-fixtures.js';

@@ -24,7 +24,7 @@ import { registerAuthRoutes } from './identity/auth/routes.js';
 import { bootstrapWorkflow } from './identity/bootstrap.js';
 import { createEngine, registerEngineRoutes } from './engine/engine-service.js';
 import { registerDecisionRoutes } from './decisions/routes.js';
-import { DecisionService } from './decisions/service.js';
+import { DecisionService } from './decisions/decision-service.js';
 import { setFeelLimits } from './feel/index.js';
 import { decisionWork } from './decisions/decision-work.js';
 import { workflowErrorCatalogue } from './errors.js';

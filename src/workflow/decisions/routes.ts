@@ -13,7 +13,7 @@ import {
   OrgHeader,
   RenameBody,
 } from './schemas.js';
-import type { DecisionService } from './service.js';
+import type { DecisionService } from './decision-service.js';
 
 // Memberships hold lowercase UUIDs; a caller may send the header in capitals.
 const orgIdOf = (headers: { 'x-org-id': string }) => headers['x-org-id'].toLowerCase();

@@ -1,31 +1,9 @@
 import Type from 'typebox';
 import type { HttpServer } from '../../../platform/http/http-server.js';
 import { identityOf } from '../auth/request-identity.js';
-import { authenticatedErrors, bearerSecurity, ErrorBody, Uuid } from '../../common-schemas.js';
+import { authenticatedErrors, bearerSecurity, ErrorBody } from '../../common-schemas.js';
 import type { ApiKeyService } from './api-key-service.js';
-
-const Timestamp = Type.String({ format: 'date-time' });
-const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
-
-const CreateApiKeyBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 200 }) },
-  { additionalProperties: false },
-);
-const CreatedApiKey = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  prefix: Type.String(),
-  plaintext_key: Type.String({ description: 'Shown once, on creation only' }),
-  created_at: Timestamp,
-});
-const ApiKeyItem = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  prefix: Type.String(),
-  created_at: Timestamp,
-  revoked_at: NullableTimestamp,
-  last_used_at: NullableTimestamp,
-});
+import { ApiKeyIdParams, ApiKeyItem, CreateApiKeyBody, CreatedApiKey } from './schemas.js';
 
 /** POST, GET /api/v1/api-keys and DELETE /api/v1/api-keys/{id}. */
 export function registerApiKeyRoutes(app: HttpServer, keys: ApiKeyService): void {
@@ -65,7 +43,7 @@ export function registerApiKeyRoutes(app: HttpServer, keys: ApiKeyService): void
         tags,
         summary: 'Revoke a key; it fails on the very next request',
         security: bearerSecurity,
-        params: Type.Object({ id: Uuid }),
+        params: ApiKeyIdParams,
         response: { 204: Type.Null(), ...authenticatedErrors, 404: ErrorBody },
       },
     },

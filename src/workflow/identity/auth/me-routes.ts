@@ -1,17 +1,7 @@
-import Type from 'typebox';
 import type { HttpServer } from '../../../platform/http/http-server.js';
-import { authenticatedErrors, bearerSecurity, OrgRoleName, Uuid } from '../../common-schemas.js';
+import { authenticatedErrors, bearerSecurity } from '../../common-schemas.js';
 import { identityOf } from './request-identity.js';
-
-const MeResponse = Type.Object({
-  id: Uuid,
-  email: Type.String(),
-  auth_provider: Type.Enum(['internal', 'external']),
-  global_roles: Type.Array(Type.String()),
-  orgs: Type.Array(
-    Type.Object({ id: Uuid, name: Type.String(), slug: Type.String(), roles: Type.Array(OrgRoleName) }),
-  ),
-});
+import { MeResponse } from './schemas.js';
 
 /** GET /api/v1/me: the caller and every org they belong to, with roles. */
 export function registerMeRoutes(app: HttpServer): void {

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { OrgRoleName, Uuid } from '../../common-schemas.js';
 
 /** Body of POST /api/v1/auth/login. */
 export const LoginBody = Type.Object(
@@ -24,3 +25,14 @@ export const ChangePasswordBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** GET /api/v1/me answer: the caller with their organisations and roles. */
+export const MeResponse = Type.Object({
+  id: Uuid,
+  email: Type.String(),
+  auth_provider: Type.Enum(['internal', 'external']),
+  global_roles: Type.Array(Type.String()),
+  orgs: Type.Array(
+    Type.Object({ id: Uuid, name: Type.String(), slug: Type.String(), roles: Type.Array(OrgRoleName) }),
+  ),
+});

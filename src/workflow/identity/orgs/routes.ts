@@ -1,43 +1,17 @@
 import Type from 'typebox';
 import type { HttpServer } from '../../../platform/http/http-server.js';
 import { identityOf } from '../auth/request-identity.js';
-import {
-  authenticatedErrors,
-  bearerSecurity,
-  ErrorBody,
-  OrgIdParams,
-  OrgRoleName,
-  Uuid,
-} from '../../common-schemas.js';
+import { authenticatedErrors, bearerSecurity, ErrorBody, OrgIdParams } from '../../common-schemas.js';
 import type { OrgService } from './org-service.js';
-
-const Org = Type.Object({ id: Uuid, name: Type.String(), slug: Type.String() });
-const CreateOrgBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    slug: Type.String({
-      pattern: '^[a-z0-9][a-z0-9-]{0,62}$',
-      description: 'lowercase letters, digits and dashes',
-    }),
-  },
-  { additionalProperties: false },
-);
-const Membership = Type.Object({
-  org_id: Uuid,
-  user_id: Uuid,
-  email: Type.String(),
-  roles: Type.Array(OrgRoleName),
-});
-const MembershipBody = Type.Object(
-  { roles: Type.Array(OrgRoleName, { minItems: 1, maxItems: 5 }) },
-  { additionalProperties: false },
-);
-const MemberParams = Type.Object({ org_id: Uuid, user_id: Uuid });
-const ProcessGroup = Type.Object({ id: Uuid, name: Type.String() });
-const ProcessGroupBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 200 }) },
-  { additionalProperties: false },
-);
+import {
+  CreateOrgBody,
+  MemberParams,
+  Membership,
+  MembershipBody,
+  Org,
+  ProcessGroup,
+  ProcessGroupBody,
+} from './schemas.js';
 
 /** Organisations, memberships and process groups. */
 export function registerOrgRoutes(app: HttpServer, orgs: OrgService): void {

@@ -17,7 +17,7 @@ import {
   type DmnProblem,
   type MatchedRule,
 } from './dmn/index.js';
-import * as decisions from './repository.js';
+import * as decisions from './decision-repository.js';
 import { depthExceeds } from './variable-depth.js';
 import type { Queryable } from '../../platform/database/queryable.js';
 

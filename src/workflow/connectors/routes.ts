@@ -1,11 +1,9 @@
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { identityOf } from '../identity/auth/request-identity.js';
+import { OrgHeader, orgIdOf } from '../identity/orgs/org-header.js';
 import { authenticatedErrors, bearerSecurity, ErrorBody } from '../common-schemas.js';
-import { OrgHeader } from '../secrets/schemas.js';
 import type { AllowlistService } from './allowlist-service.js';
 import { Allowlist } from './schemas.js';
-
-const orgIdOf = (headers: { 'x-org-id': string }) => headers['x-org-id'].toLowerCase();
 
 /** The connector allowlist of an organisation (OrgAdmin). */
 export function registerConnectorRoutes(app: HttpServer, allowlists: AllowlistService): void {

@@ -3,7 +3,7 @@ import { ConfigError } from '../../platform/config/index.js';
 import { withTransaction, type Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { hashPassword } from './auth/passwords.js';
-import { insertUser } from './users/user-repository.js';
+import { anyUserExists, insertUser } from './users/user-repository.js';
 
 /** What bootstrap did, for tests and logs. */
 export type BootstrapOutcome = 'users-exist' | 'admin-created' | 'no-users';
@@ -30,8 +30,7 @@ export async function bootstrapWorkflow(
     email !== undefined && password !== undefined ? await hashPassword(password) : undefined;
   const outcome = await withTransaction(pool, async (client) => {
     await client.query(`SELECT pg_advisory_xact_lock(hashtext('weft.workflow.bootstrap'))`);
-    const { rows } = await client.query<{ exists: boolean }>('SELECT EXISTS (SELECT 1 FROM users) AS exists');
-    if (rows[0]?.exists) return 'users-exist' as const;
+    if (await anyUserExists(client)) return 'users-exist' as const;
     if (email === undefined || passwordHash === undefined) return 'no-users' as const;
     await insertUser(client, {
       email,

@@ -63,3 +63,14 @@ export async function revokeApiKey(pool: Pool, userId: string, keyId: string): P
   );
   return rowCount === 1;
 }
+
+/** Moves each key's last_used_at forward to its time of use (never backward), in one statement. */
+export async function recordApiKeyUses(pool: Pool, uses: ReadonlyMap<string, Date>): Promise<void> {
+  await pool.query({
+    name: 'workflow.api-keys.touch-last-used',
+    text: `UPDATE api_keys k SET last_used_at = u.used_at
+           FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, used_at)
+           WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`,
+    values: [[...uses.keys()], [...uses.values()]],
+  });
+}

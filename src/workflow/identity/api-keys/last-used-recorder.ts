@@ -1,6 +1,7 @@
 import type { Clock } from '../../../platform/clock.js';
 import type { Pool } from '../../../platform/database/pool.js';
 import type { Logger } from '../../../platform/logging/logger.js';
+import { recordApiKeyUses } from './api-key-repository.js';
 
 /**
  * Refreshes `api_keys.last_used_at` in the background. Uses are collected in memory and written in
@@ -47,13 +48,7 @@ export class LastUsedRecorder {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      await this.pool.query({
-        name: 'workflow.api-keys.touch-last-used',
-        text: `UPDATE api_keys k SET last_used_at = u.used_at
-               FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, used_at)
-               WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`,
-        values: [[...batch.keys()], [...batch.values()]],
-      });
+      await recordApiKeyUses(this.pool, batch);
     } catch (error) {
       // Best effort by design: a lost update of a usage timestamp must not fail anything else.
       this.logger.warn({ err: (error as Error).message, keys: batch.size }, 'could not record API key use');

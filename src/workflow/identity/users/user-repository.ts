@@ -31,6 +31,12 @@ export async function findLoginRecordById(pool: Pool, userId: string): Promise<L
   return rows[0] ?? null;
 }
 
+/** Whether any user exists (first-boot bootstrap creates an admin only when none does). */
+export async function anyUserExists(db: Pool | PoolClient): Promise<boolean> {
+  const { rows } = await db.query<{ exists: boolean }>('SELECT EXISTS (SELECT 1 FROM users) AS exists');
+  return rows[0]?.exists === true;
+}
+
 /** Inserts a user; unique violations on the email surface as PostgreSQL error 23505. */
 export async function insertUser(
   db: Pool | PoolClient,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from '../../../platform/database/pool.js';
 import { constantTimeEqual, hmacSha256 } from '../../../platform/crypto/tokens.js';
+import { readOrCreateServiceSecret } from '../service-secret-repository.js';
 
 /**
  * Hashes API keys with HMAC-SHA256. Keys carry 192 random bits, so a slow password hash would only
@@ -12,15 +13,9 @@ export class ApiKeyHasher {
 
   /** Loads the deployment's hashing key, creating it on first use (safe when instances race). */
   static async load(pool: Pool): Promise<ApiKeyHasher> {
-    await pool.query(
-      `INSERT INTO service_secrets (name, value) VALUES ('api_key_hash_key', $1) ON CONFLICT (name) DO NOTHING`,
-      [randomBytes(32)],
-    );
-    const { rows } = await pool.query<{ value: Buffer }>(
-      `SELECT value FROM service_secrets WHERE name = 'api_key_hash_key'`,
-    );
-    if (!rows[0]) throw new Error('The API-key hashing key could not be loaded');
-    return new ApiKeyHasher(rows[0].value);
+    const key = await readOrCreateServiceSecret(pool, 'api_key_hash_key', randomBytes(32));
+    if (!key) throw new Error('The API-key hashing key could not be loaded');
+    return new ApiKeyHasher(key);
   }
 
   /** The stored form of a plaintext key. */

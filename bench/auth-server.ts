@@ -4,7 +4,7 @@
  */
 import Fastify from 'fastify';
 import { createPool } from '../src/platform/database/pool.js';
-import { findIdentityByUserId } from '../src/workflow/auth/identity-repository.js';
+import { findIdentityByUserId } from '../src/workflow/identity/auth/identity-repository.js';
 import { serveWorkflowForBenchmark } from './support/workflow-server.js';
 
 const mode = process.env.BENCH_MODE;

@@ -1,9 +1,9 @@
 import { Pool, type Dispatcher } from 'undici';
 import { migrate } from '../../src/platform/database/migrate.js';
 import { createPool } from '../../src/platform/database/pool.js';
-import { hashPassword } from '../../src/workflow/auth/passwords.js';
+import { hashPassword } from '../../src/workflow/identity/auth/passwords.js';
 import { workflowMigrationsDir } from '../../src/workflow/index.js';
-import { insertUser } from '../../src/workflow/users/user-repository.js';
+import { insertUser } from '../../src/workflow/identity/users/user-repository.js';
 
 const email = 'bench@example.com';
 const password = 'bench password';

@@ -1,21 +1,9 @@
-import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
-import { identityOf } from '../auth/request-identity.js';
+import { identityOf } from '../identity/auth/request-identity.js';
+import { OrgHeader, orgIdOf } from '../identity/orgs/org-header.js';
 import { authenticatedErrors, bearerSecurity, ErrorBody } from '../common-schemas.js';
-import { OrgHeader } from '../secrets/schemas.js';
 import type { AllowlistService } from './allowlist-service.js';
-
-const Allowlist = Type.Object(
-  {
-    hosts: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
-      maxItems: 500,
-      description: 'host names, *.suffix wildcards, IP addresses or CIDR ranges; empty: no allowlist',
-    }),
-  },
-  { additionalProperties: false },
-);
-
-const orgIdOf = (headers: { 'x-org-id': string }) => headers['x-org-id'].toLowerCase();
+import { Allowlist } from './schemas.js';
 
 /** The connector allowlist of an organisation (OrgAdmin). */
 export function registerConnectorRoutes(app: HttpServer, allowlists: AllowlistService): void {

@@ -3,7 +3,7 @@ import type { DecisionReference } from '../engine/model/index.js';
 import type { JsonValue } from '../engine/runtime/index.js';
 import { DecisionError } from './decision-errors.js';
 import { mapDecisionResult } from './decision-result-mapping.js';
-import type { DecisionEvaluation, DecisionService } from './service.js';
+import type { DecisionEvaluation, DecisionService } from './decision-service.js';
 
 /**
  * Evaluates a business rule task's decision when the engine reaches it, in the same transaction.

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
-import { identityOf } from '../auth/request-identity.js';
+import { identityOf } from '../identity/auth/request-identity.js';
+import { OrgHeader, orgIdOf } from '../identity/orgs/org-header.js';
 import { authenticatedErrors, bearerSecurity, ErrorBody } from '../common-schemas.js';
 import {
   DecisionKeyParams,
@@ -10,13 +11,9 @@ import {
   EvaluateBody,
   EvaluationResult,
   ListQuery,
-  OrgHeader,
   RenameBody,
 } from './schemas.js';
-import type { DecisionService } from './service.js';
-
-// Memberships hold lowercase UUIDs; a caller may send the header in capitals.
-const orgIdOf = (headers: { 'x-org-id': string }) => headers['x-org-id'].toLowerCase();
+import type { DecisionService } from './decision-service.js';
 
 /** Decisions: deploy DMN files, list and rename decision keys, evaluate a version. */
 export function registerDecisionRoutes(app: HttpServer, decisions: DecisionService): void {

@@ -1,11 +1,6 @@
 import Type from 'typebox';
 import { Uuid } from '../common-schemas.js';
 
-/** The `x-org-id` header the decision endpoints take the organisation from. */
-export const OrgHeader = Type.Object({
-  'x-org-id': Type.String({ format: 'uuid', description: 'The organisation' }),
-});
-
 /** A decision key in a path: the DMN decision's id. */
 export const DecisionKeyParams = Type.Object({
   decision_key: Type.String({ minLength: 1, maxLength: 100 }),

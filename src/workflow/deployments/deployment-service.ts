@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import { withTransaction, type Pool, type PoolClient } from '../../platform/database/pool.js';
-import { requireOrgRole } from '../auth/authorization.js';
-import type { Identity } from '../auth/identity.js';
+import { requireOrgRole } from '../identity/auth/authorization.js';
+import type { Identity } from '../identity/auth/identity.js';
 import { compileBpmn, bpmnContentHash, type ExtensionSpec } from '../engine/model/index.js';
 import { WorkflowErrors } from '../errors.js';
 import * as definitions from './definition-repository.js';

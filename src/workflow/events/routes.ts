@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
-import { requireOrgRole } from '../auth/authorization.js';
-import { identityOf } from '../auth/request-identity.js';
+import { requireOrgRole } from '../identity/auth/authorization.js';
+import { identityOf } from '../identity/auth/request-identity.js';
 import {
   authenticatedErrors,
   bearerSecurity,

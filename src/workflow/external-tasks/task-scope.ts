@@ -1,5 +1,5 @@
-import { isPlatformAdmin } from '../auth/authorization.js';
-import type { Identity, OrgRole } from '../auth/identity.js';
+import { isPlatformAdmin } from '../identity/auth/authorization.js';
+import type { Identity, OrgRole } from '../identity/auth/identity.js';
 import { WorkflowErrors } from '../errors.js';
 
 /**

@@ -7,8 +7,8 @@ import {
 } from '../../platform/database/pool.js';
 import { requestHash } from '../../platform/idempotency/request-hash.js';
 import type { Logger } from '../../platform/logging/logger.js';
-import type { Identity } from '../auth/identity.js';
-import { identityOf } from '../auth/request-identity.js';
+import type { Identity } from '../identity/auth/identity.js';
+import { identityOf } from '../identity/auth/request-identity.js';
 import { WorkflowErrors } from '../errors.js';
 import {
   claimIdempotencyKey,

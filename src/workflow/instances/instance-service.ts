@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
-import { requireOrgRole } from '../auth/authorization.js';
-import type { Identity, OrgRole } from '../auth/identity.js';
+import { requireOrgRole } from '../identity/auth/authorization.js';
+import type { Identity, OrgRole } from '../identity/auth/identity.js';
 import { findDefinition, findLatestEnabled } from '../deployments/definition-repository.js';
 import { findInstance, type InstanceRecord } from '../engine/driver/instance-repository.js';
 import { StaleDefinitionError, type InstanceDriver } from '../engine/driver/instance-driver.js';

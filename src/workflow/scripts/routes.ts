@@ -1,6 +1,6 @@
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { ServiceError } from '../../platform/http/service-error.js';
-import { identityOf } from '../auth/request-identity.js';
+import { identityOf } from '../identity/auth/request-identity.js';
 import { authenticatedErrors, bearerSecurity } from '../common-schemas.js';
 import { WorkflowErrors } from '../errors.js';
 import { nestsDeeperThan } from './json-depth.js';

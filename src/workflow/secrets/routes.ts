@@ -1,12 +1,10 @@
 import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
-import { identityOf } from '../auth/request-identity.js';
+import { identityOf } from '../identity/auth/request-identity.js';
+import { OrgHeader, orgIdOf } from '../identity/orgs/org-header.js';
 import { authenticatedErrors, bearerSecurity, ErrorBody } from '../common-schemas.js';
-import { OrgHeader, PutSecretBody, SecretNameParams, SecretSummary } from './schemas.js';
+import { PutSecretBody, SecretNameParams, SecretSummary } from './schemas.js';
 import type { SecretService } from './secret-service.js';
-
-// Memberships hold lowercase UUIDs; a caller may send the header in capitals.
-const orgIdOf = (headers: { 'x-org-id': string }) => headers['x-org-id'].toLowerCase();
 
 /** Secrets of an organisation: create or replace, list names, delete (OrgAdmin). */
 export function registerSecretRoutes(app: HttpServer, secrets: SecretService): void {

@@ -1,10 +1,5 @@
 import Type from 'typebox';
 
-/** The `x-org-id` header the secrets endpoints take the organisation from. */
-export const OrgHeader = Type.Object({
-  'x-org-id': Type.String({ format: 'uuid', description: 'The organisation' }),
-});
-
 /** A secret name: what `{{secret:<name>}}` placeholders refer to. */
 export const SecretName = Type.String({
   pattern: '^[A-Za-z0-9_.-]{1,128}$',

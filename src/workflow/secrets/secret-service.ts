@@ -1,8 +1,8 @@
 import type { Pool } from '../../platform/database/pool.js';
-import { requireOrgRole } from '../auth/authorization.js';
-import type { Identity } from '../auth/identity.js';
+import { requireOrgRole } from '../identity/auth/authorization.js';
+import type { Identity } from '../identity/auth/identity.js';
 import { WorkflowErrors } from '../errors.js';
-import { orgExists } from '../orgs/org-repository.js';
+import { orgExists } from '../identity/orgs/org-repository.js';
 import { openSecret, sealSecret } from './secret-cipher.js';
 import {
   deleteSecret,

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
-import { identityOf } from '../auth/request-identity.js';
+import { identityOf } from '../identity/auth/request-identity.js';
 import { authenticatedErrors, bearerSecurity, ErrorBody, Uuid } from '../common-schemas.js';
 import type { Variables } from '../engine/runtime/index.js';
 import type { UserTaskService } from './user-task-service.js';

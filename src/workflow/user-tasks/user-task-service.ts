@@ -1,6 +1,6 @@
 import type { Pool } from '../../platform/database/pool.js';
-import { isPlatformAdmin, requireOrgRole, rolesIn } from '../auth/authorization.js';
-import type { Identity } from '../auth/identity.js';
+import { isPlatformAdmin, requireOrgRole, rolesIn } from '../identity/auth/authorization.js';
+import type { Identity } from '../identity/auth/identity.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
 import type { EngineMetrics } from '../engine/driver/engine-metrics.js';
 import type { Variables } from '../engine/runtime/index.js';

@@ -4,7 +4,7 @@ import {
   DecisionEvaluationFailedError,
   UnknownDecisionError,
 } from '../../../src/workflow/decisions/decision-errors.js';
-import { DecisionService } from '../../../src/workflow/decisions/service.js';
+import { DecisionService } from '../../../src/workflow/decisions/decision-service.js';
 import { startTestWorkflow, type TestWorkflow } from '../../helpers/workflow.js';
 import { definitions, inputData, literalDecision, tableXml } from './dmn-fixtures.js';
 

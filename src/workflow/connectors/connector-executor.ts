@@ -5,7 +5,7 @@ import type { Logger } from '../../platform/logging/logger.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
 import { isEnded, readInstance } from '../engine/driver/instance-repository.js';
 import type { EngineEvent } from '../engine/runtime/index.js';
-import { JobExecutor, type RunResult } from '../timers/job-executor.js';
+import { JobExecutor, type RunResult } from '../../platform/jobs/job-executor.js';
 import {
   claimDueConnectorJobs,
   deleteConnectorJob,

@@ -1,6 +1,6 @@
 import type { PoolClient } from '../../platform/database/pool.js';
 import { ServiceError } from '../../platform/http/service-error.js';
-import type { TimerJob } from '../timers/index.js';
+import type { TimerJob } from '../timers/timer-job-repository.js';
 import {
   InstanceContentionError,
   type BatchItem,

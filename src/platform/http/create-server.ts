@@ -37,6 +37,8 @@ export interface ErrorCatalogue {
   unavailable(): ServiceError;
   /** The JSON body of an error response. */
   render(error: ServiceError, requestId: string): Record<string, unknown>;
+  /** This service's error for a thrown value of its own layers (the engine's refusals); undefined: none. */
+  fromError?(error: unknown): ServiceError | undefined;
 }
 
 /** Options of createHttpServer. */
@@ -151,6 +153,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
 
   app.setErrorHandler((error, request, reply) => {
     if (isServiceError(error)) return send(request, reply, error);
+    const known = errors.fromError?.(error);
+    if (known !== undefined) return send(request, reply, known);
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return send(request, reply, errors.unavailable());

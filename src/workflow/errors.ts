@@ -1,5 +1,6 @@
 import type { ErrorCatalogue } from '../platform/http/error-catalogue.js';
 import { ServiceError } from '../platform/http/service-error.js';
+import { EngineCallError } from './engine/driver/driver-errors.js';
 
 /**
  * The workflow service's error catalogue. Every non-2xx response has the body
@@ -40,6 +41,19 @@ export const WorkflowErrors = {
   unavailable: (message = 'The database is unavailable') => new ServiceError(503, 'U503', message),
 } as const;
 
+/** The HTTP answer to an engine refusal: 404, 400, or 409 (an ended instance, a lost race). */
+export function engineCallErrorToHttp(error: EngineCallError): ServiceError {
+  switch (error.kind) {
+    case 'notFound':
+      return WorkflowErrors.notFound(error.message);
+    case 'invalid':
+      return WorkflowErrors.validation(error.message);
+    case 'conflict':
+    case 'contention':
+      return WorkflowErrors.conflict(error.message);
+  }
+}
+
 /** How the workflow HTTP server renders errors. */
 export const workflowErrorCatalogue: ErrorCatalogue = {
   fromFramework(failure) {
@@ -61,6 +75,7 @@ export const workflowErrorCatalogue: ErrorCatalogue = {
   notFound: (method, url) => WorkflowErrors.notFound(`No route ${method} ${url.split('?')[0] ?? ''}`),
   internal: () => WorkflowErrors.internal(),
   unavailable: () => WorkflowErrors.unavailable(),
+  fromError: (error) => (error instanceof EngineCallError ? engineCallErrorToHttp(error) : undefined),
   render(error, requestId) {
     const details = error.statusCode >= 500 ? { ...error.details, request_id: requestId } : error.details;
     return details === undefined

@@ -192,7 +192,6 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   await engine.start();
   connectors.start();
   await app.ready();
-  lastUsed.start();
 
   return {
     app,

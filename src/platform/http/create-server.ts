@@ -140,6 +140,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
 
   app.setErrorHandler((error, request, reply) => {
     if (isServiceError(error)) return send(request, reply, error);
+    const known = errors.fromError?.(error);
+    if (known !== undefined) return send(request, reply, known);
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return send(request, reply, errors.unavailable());

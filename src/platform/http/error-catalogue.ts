@@ -11,4 +11,6 @@ export interface ErrorCatalogue {
   unavailable(): ServiceError;
   /** The JSON body of an error response. */
   render(error: ServiceError, requestId: string): Record<string, unknown>;
+  /** This service's error for a thrown value of its own layers (the engine's refusals); undefined: none. */
+  fromError?(error: unknown): ServiceError | undefined;
 }

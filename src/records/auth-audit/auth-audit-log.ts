@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Pool } from '../../platform/database/pool.js';
+import { BufferedWriter } from '../../platform/jobs/buffered-writer.js';
 import type { Logger } from '../../platform/logging/logger.js';
 
 /** Outcomes of the auth audit log (the spec's, plus `revocation_unavailable` for 503 REVOCATION_UNAVAILABLE). */
@@ -41,69 +42,57 @@ const maxBuffered = 50_000;
  * oldest are dropped and the drop is logged.
  */
 export class AuthAuditLog {
-  private buffer: AuthAuditEntry[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly writer: BufferedWriter<AuthAuditEntry>;
 
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     private readonly clock: Clock,
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    this.writer = new BufferedWriter({
+      write: (batch) => insertEntries(pool, batch),
+      flushAfterMs: flushMilliseconds,
+      flushAtSize: flushSize,
+      maxBuffered,
+      dropped: (dropped) =>
+        logger.error({ dropped }, 'auth audit entries dropped: the database has refused them too long'),
+      failed: (error, entries) => {
+        logger.warn({ err: (error as Error).message, entries }, 'auth audit batch not written; retrying');
+        return 'retry';
+      },
+      retryAfterMs: flushMilliseconds * 4,
+    });
+  }
 
   /** Queues an entry (synchronous). */
   record(entry: Omit<AuthAuditEntry, 'at'>): void {
-    this.buffer.push({ ...entry, at: this.clock.now() });
-    if (this.buffer.length > maxBuffered) {
-      const dropped = this.buffer.length - maxBuffered;
-      this.buffer.splice(0, dropped);
-      this.logger.error({ dropped }, 'auth audit entries dropped: the database has refused them too long');
-    }
-    if (this.buffer.length >= flushSize) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), flushMilliseconds);
+    this.writer.add({ ...entry, at: this.clock.now() });
   }
 
   /** Writes everything queued so far; resolves when it is stored (or has failed and been re-queued). */
   flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.flushing = this.flushing.then(() => this.write());
-    return this.flushing;
-  }
-
-  private async write(): Promise<void> {
-    const batch = this.buffer;
-    if (batch.length === 0) return;
-    this.buffer = [];
-    try {
-      await this.pool.query(
-        `INSERT INTO records.auth_audit (at, actor, operation, resource, strategy, outcome, fail_mode, request_id)
-         SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
-        [
-          batch.map((entry) => entry.at),
-          batch.map((entry) => entry.actor),
-          batch.map((entry) => entry.operation),
-          batch.map((entry) => entry.resource),
-          batch.map((entry) => entry.strategy),
-          batch.map((entry) => entry.outcome),
-          batch.map((entry) => entry.failMode),
-          batch.map((entry) => entry.requestId),
-        ],
-      );
-    } catch (error) {
-      this.buffer = [...batch, ...this.buffer];
-      this.logger.warn(
-        { err: (error as Error).message, entries: batch.length },
-        'auth audit batch not written; retrying',
-      );
-      this.timer ??= setTimeout(() => void this.flush(), flushMilliseconds * 4);
-    }
+    return this.writer.flush();
   }
 
   /** Stops the timer and writes what is queued. */
-  async close(): Promise<void> {
-    await this.flush();
-    clearTimeout(this.timer);
-    this.timer = undefined;
+  close(): Promise<void> {
+    return this.writer.close();
   }
+}
+
+async function insertEntries(pool: Pool, batch: AuthAuditEntry[]): Promise<void> {
+  await pool.query(
+    `INSERT INTO records.auth_audit (at, actor, operation, resource, strategy, outcome, fail_mode, request_id)
+     SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
+    [
+      batch.map((entry) => entry.at),
+      batch.map((entry) => entry.actor),
+      batch.map((entry) => entry.operation),
+      batch.map((entry) => entry.resource),
+      batch.map((entry) => entry.strategy),
+      batch.map((entry) => entry.outcome),
+      batch.map((entry) => entry.failMode),
+      batch.map((entry) => entry.requestId),
+    ],
+  );
 }

@@ -1,11 +1,11 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
-import { ServiceError } from '../../platform/http/service-error.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
+import { isGoneOrConflict } from '../engine/driver/driver-errors.js';
 import { isEnded, readInstance } from '../engine/driver/instance-repository.js';
 import type { EngineEvent } from '../engine/runtime/index.js';
-import { JobExecutor, type RunResult } from '../timers/job-executor.js';
+import { JobExecutor, type RunResult } from '../../platform/jobs/job-executor.js';
 import {
   claimDueConnectorJobs,
   deleteConnectorJob,
@@ -48,7 +48,7 @@ export function createConnectorExecutors(options: ConnectorExecutorOptions): Con
     try {
       await driver.apply(job.processInstanceId, event, undefined, client);
     } catch (error) {
-      if (error instanceof ServiceError && (error.statusCode === 404 || error.statusCode === 409)) return;
+      if (isGoneOrConflict(error)) return;
       throw error;
     }
   };

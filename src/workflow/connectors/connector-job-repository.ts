@@ -1,4 +1,4 @@
-import { failedAttemptSql } from '../timers/failed-attempt-sql.js';
+import { failedAttemptSql } from '../../platform/jobs/failed-attempt-sql.js';
 import type { Queryable } from '../../platform/database/queryable.js';
 
 /** One connector job: a row of `connector_jobs`, waiting on an engine wait. */

@@ -11,7 +11,7 @@ import {
   cancelTimerStarts,
   lockTimerStartsOfKey,
   replaceTimerStartsOfKey,
-} from '../timers/index.js';
+} from '../timers/timer-start-repository.js';
 import { timerStartsOf, type TimerStart } from './timer-starts.js';
 
 /** Input of a deployment. */

@@ -1,6 +1,6 @@
 import type { ModelProblem, ProcessModel } from '../engine/model/index.js';
 import { evaluateFeel } from '../engine/runtime/feel.js';
-import { timerProblem, type TimerSpec } from '../timers/index.js';
+import { timerProblem, type TimerSpec } from '../engine/schedule/schedule.js';
 
 /** A timer start event of a process with its schedule as text (FEEL already evaluated). */
 export interface TimerStart {

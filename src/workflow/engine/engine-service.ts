@@ -25,16 +25,13 @@ import { registerEventRoutes } from '../events/routes.js';
 import { sendTaskWork } from '../events/send-work.js';
 import type { SignalService } from '../events/signal-service.js';
 import { timerFiring } from './timer-firing.js';
-import {
-  createTimerExecutor,
-  timerExecutorSizing,
-  Housekeeping,
-  LeaderElection,
-  leaseFence,
-  runWhileLeader,
-  TimerMetrics,
-  type HousekeepingResult,
-} from '../timers/index.js';
+import { leaseFence } from '../../platform/jobs/leader-fence.js';
+import { runWhileLeader } from '../../platform/jobs/leader-duties.js';
+import { Housekeeping, type HousekeepingResult } from '../timers/housekeeping.js';
+import { createTimerExecutor } from '../timers/timer-executor.js';
+import { timerExecutorSizing } from '../timers/timer-executor-sizing.js';
+import { timerLeaderElection } from '../timers/timer-leader.js';
+import { TimerMetrics } from '../timers/timer-metrics.js';
 
 /** What the engine's services need. */
 export interface EngineDependencies {
@@ -96,7 +93,7 @@ export function createEngine(deps: EngineDependencies): Engine {
   const events = createMessagingServices({ ...deps, driver, models });
   const timerMetrics = new TimerMetrics(deps.metrics);
   const firing = timerFiring(driver);
-  const election = new LeaderElection({
+  const election = timerLeaderElection({
     connectionString: deps.databaseUrl,
     leaseMs: deps.config.leaderLeaseMs,
     heartbeatMs: deps.config.leaderHeartbeatMs,

@@ -1,13 +1,9 @@
 import type { PoolClient } from '../../platform/database/pool.js';
 import { ServiceError } from '../../platform/http/service-error.js';
-import type { TimerJob } from '../timers/index.js';
-import {
-  InstanceContentionError,
-  type BatchItem,
-  type EventCondition,
-  type InstanceDriver,
-  type StartItem,
-} from './driver/instance-driver.js';
+import type { TimerJob } from '../timers/timer-job-repository.js';
+import { isGoneOrConflict } from './driver/driver-errors.js';
+import type { EventCondition } from './driver/driver-types.js';
+import type { BatchItem, InstanceDriver, StartItem } from './driver/instance-driver.js';
 import { readInstances, type StoredInstance } from './driver/instance-repository.js';
 
 /** What a fired timer does to the engine, inside the timer claim's transaction. */
@@ -130,9 +126,8 @@ export function timerFiring(driver: InstanceDriver): TimerFiring {
  */
 export function isNothingLeftToDo(error: unknown): boolean {
   return (
-    error instanceof ServiceError &&
-    !(error instanceof InstanceContentionError) &&
-    (error.statusCode === 404 || error.statusCode === 409)
+    isGoneOrConflict(error, { contention: false }) ||
+    (error instanceof ServiceError && (error.statusCode === 404 || error.statusCode === 409))
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
-import type { EventCondition } from '../engine/driver/instance-driver.js';
+import type { EventCondition } from '../engine/driver/driver-types.js';
 import type { Variables } from '../engine/runtime/index.js';
 import { WorkflowErrors } from '../errors.js';
 

@@ -1,7 +1,9 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import { ServiceError } from '../../platform/http/service-error.js';
-import type { InstanceDriver, EventCondition } from '../engine/driver/instance-driver.js';
+import { isGoneOrConflict } from '../engine/driver/driver-errors.js';
+import type { EventCondition } from '../engine/driver/driver-types.js';
+import type { InstanceDriver } from '../engine/driver/instance-driver.js';
 import type { Variables } from '../engine/runtime/index.js';
 import { WorkflowErrors } from '../errors.js';
 import { bufferMessage, claimBufferedMessage } from './buffered-messages.js';
@@ -164,7 +166,10 @@ export class MessageService {
 
 /** True for the refusals that mean "this wait or message is no longer there". */
 export function isGone(error: unknown): boolean {
-  return error instanceof ServiceError && (error.statusCode === 404 || error.statusCode === 409);
+  return (
+    isGoneOrConflict(error) ||
+    (error instanceof ServiceError && (error.statusCode === 404 || error.statusCode === 409))
+  );
 }
 
 /** The 404 of a message that matched nothing and was not buffered. */

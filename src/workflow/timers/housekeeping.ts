@@ -3,7 +3,11 @@ import type { Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { deleteExpiredBufferedMessages } from '../events/buffered-messages.js';
-import { inFencedTransaction, isLeaderLeaseLost, type TransactionFence } from './leader-fence.js';
+import {
+  inFencedTransaction,
+  isLeaderLeaseLost,
+  type TransactionFence,
+} from '../../platform/jobs/leader-fence.js';
 
 /** Options of Housekeeping. */
 export interface HousekeepingOptions {

@@ -1,8 +1,8 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
-import { JobExecutor, type JobObserver } from './job-executor.js';
-import type { TransactionFence } from './leader-fence.js';
+import { JobExecutor, type JobObserver } from '../../platform/jobs/job-executor.js';
+import type { TransactionFence } from '../../platform/jobs/leader-fence.js';
 import {
   claimDueTimerJobs,
   completeTimerFiring,

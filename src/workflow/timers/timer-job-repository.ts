@@ -1,5 +1,5 @@
-import { parseTimerSchedule, type TimerSpec } from './schedule.js';
-import { failedAttemptSql } from './failed-attempt-sql.js';
+import { parseTimerSchedule, type TimerSpec } from '../engine/schedule/schedule.js';
+import { failedAttemptSql } from '../../platform/jobs/failed-attempt-sql.js';
 import type { Queryable } from '../../platform/database/queryable.js';
 
 /** Anything that runs queries: a pool, a checked-out client inside a transaction. */

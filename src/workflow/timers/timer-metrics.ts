@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { JobObserver } from './job-executor.js';
+import type { JobObserver } from '../../platform/jobs/job-executor.js';
 import type { TimerJob } from './timer-job-repository.js';
 
 /** Timer firings, their lateness, and whether this instance is the timer leader. */

@@ -1,4 +1,4 @@
-import { parseTimerSchedule, type TimerSpec } from './schedule.js';
+import { parseTimerSchedule, type TimerSpec } from '../engine/schedule/schedule.js';
 import type { Queryable } from '../../platform/database/queryable.js';
 
 /**

@@ -8,7 +8,7 @@ import {
   setTimerJobRetries,
   type TimerJob,
 } from '../../../src/workflow/timers/timer-job-repository.js';
-import type { TimerSpec } from '../../../src/workflow/timers/schedule.js';
+import type { TimerSpec } from '../../../src/workflow/engine/schedule/schedule.js';
 import { createMigratedDatabase, type TestDatabase } from '../../helpers/database.js';
 import { ManualClock, seedDefinition } from './timer-fixture.js';
 

@@ -2,18 +2,18 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { systemClock } from '../../../src/platform/clock.js';
-import { LeaderElection, type LostReason } from '../../../src/workflow/timers/leader.js';
+import { LeaderElection, type LostReason } from '../../../src/platform/jobs/leader-election.js';
 import {
   inFencedTransaction,
   isLeaderLeaseLost,
   leaseFence,
-} from '../../../src/workflow/timers/leader-fence.js';
+} from '../../../src/platform/jobs/leader-fence.js';
 import {
   acquireLeaderLease,
   ensureLeaderLease,
   renewLeaderLease,
   type LeaseToken,
-} from '../../../src/workflow/timers/leader-lease-repository.js';
+} from '../../../src/platform/jobs/leader-lease-repository.js';
 import { createTimerExecutor } from '../../../src/workflow/timers/timer-executor.js';
 import { findTimerJob, insertTimerJob } from '../../../src/workflow/timers/timer-job-repository.js';
 import { createMigratedDatabase, type TestDatabase } from '../../helpers/database.js';

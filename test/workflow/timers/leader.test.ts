@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { LeaderElection, type LostReason } from '../../../src/workflow/timers/leader.js';
-import { runWhileLeader } from '../../../src/workflow/timers/leader-duties.js';
+import { LeaderElection, type LostReason } from '../../../src/platform/jobs/leader-election.js';
+import { runWhileLeader } from '../../../src/platform/jobs/leader-duties.js';
 import { createMigratedDatabase, type TestDatabase } from '../../helpers/database.js';
 
 let db: TestDatabase;

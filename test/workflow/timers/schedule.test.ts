@@ -6,7 +6,7 @@ import {
   timerProblem,
   type TimerKind,
   type TimerSchedule,
-} from '../../../src/workflow/timers/schedule.js';
+} from '../../../src/workflow/engine/schedule/schedule.js';
 
 const at = (iso: string): Date => new Date(iso);
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;

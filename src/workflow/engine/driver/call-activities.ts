@@ -1,15 +1,15 @@
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
-import { ServiceError } from '../../../platform/http/service-error.js';
 import type { CallActivityWait, Effect, EngineEvent, InstanceState, Variables } from '../runtime/index.js';
 import { findCalledDefinition } from './called-definition.js';
-import type { DrivenInstance } from './instance-driver.js';
+import { EngineCallError, isGoneOrConflict } from './driver-errors.js';
+import type { DrivenInstance } from './driver-types.js';
 import { findInstance, type InstanceRecord } from './instance-repository.js';
 
 /** Calls beyond this depth (a process that calls itself without end) fail the call activity. */
 export const MAX_CALL_DEPTH = 32;
 
 /** What CallActivities needs of the driver: start an instance, apply an event. */
-interface Driver {
+export interface CallActivityDriver {
   start(
     definition: { id: string; org_id: string; process_key: string },
     input: {
@@ -28,6 +28,22 @@ interface Driver {
   ): Promise<DrivenInstance>;
 }
 
+/** True when a write with these effects has call activity work to do. */
+export function needsCallActivityWork(
+  state: InstanceState,
+  effects: readonly Effect[],
+  parent: { instanceId: string } | null,
+): boolean {
+  return effects.some(
+    (effect) =>
+      (effect.type === 'waitOpened' &&
+        effect.wait.kind === 'callActivity' &&
+        state.waits[effect.wait.waitId]) ||
+      (effect.type === 'waitClosed' && effect.kind === 'callActivity') ||
+      (effect.type === 'instanceEnded' && parent !== null),
+  );
+}
+
 /**
  * The driver's side of call activities, run in the same transaction as the write that caused it:
  * a call activity wait that opened starts the child instance (the latest enabled, pinned or same-
@@ -38,19 +54,7 @@ interface Driver {
  * uncaught BPMN error there, or fails it (cancelled on its own: an incident on the call activity).
  */
 export class CallActivities {
-  constructor(private readonly driver: Driver) {}
-
-  /** True when a write with these effects has call activity work to do. */
-  needed(state: InstanceState, effects: readonly Effect[], parent: { instanceId: string } | null): boolean {
-    return effects.some(
-      (effect) =>
-        (effect.type === 'waitOpened' &&
-          effect.wait.kind === 'callActivity' &&
-          state.waits[effect.wait.waitId]) ||
-        (effect.type === 'waitClosed' && effect.kind === 'callActivity') ||
-        (effect.type === 'instanceEnded' && parent !== null),
-    );
-  }
+  constructor(private readonly driver: CallActivityDriver) {}
 
   /**
    * Does the call activity work of a write that just ran on `db`, and returns the instance as it is
@@ -64,7 +68,11 @@ export class CallActivities {
     depth: number,
   ): Promise<InstanceRecord> {
     if (
-      !this.needed(state, effects, instance.parent_instance_id === null ? null : { instanceId: instance.id })
+      !needsCallActivityWork(
+        state,
+        effects,
+        instance.parent_instance_id === null ? null : { instanceId: instance.id },
+      )
     )
       return instance;
     const closed: string[] = [];
@@ -121,7 +129,7 @@ export class CallActivities {
     } catch (error) {
       // An engine refusal (the called process has no none start event, bad variables) is checked
       // before anything is written, so the transaction is still good for the incident.
-      if (error instanceof ServiceError && error.statusCode < 500) return fail(error.message);
+      if (error instanceof EngineCallError) return fail(error.message);
       throw error;
     }
   }
@@ -175,7 +183,7 @@ export class CallActivities {
     try {
       await work;
     } catch (error) {
-      if (error instanceof ServiceError && (error.statusCode === 404 || error.statusCode === 409)) return;
+      if (isGoneOrConflict(error)) return;
       throw error;
     }
   }

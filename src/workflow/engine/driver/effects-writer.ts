@@ -8,7 +8,7 @@ import {
 } from './subscription-writes.js';
 import { unnestParams, type StatementBuilder } from './write-statement.js';
 import { columnOf, instanceIds, nows, orgIds, type Tagged } from './tagged-rows.js';
-import { InvalidTimerError, parseTimerSchedule, type TimerSpec } from '../../timers/index.js';
+import { InvalidTimerError, parseTimerSchedule, type TimerSpec } from '../schedule/schedule.js';
 import { extensionJobPolicy, type ExtensionJobPolicy } from './extension-jobs.js';
 import { addOutboxWrites } from './outbox-writes.js';
 

@@ -3,7 +3,7 @@ import { readJob } from './job-definition.js';
 import type { ModdleNode } from './moddle-node.js';
 import { bodyOf, bpmnTypeName, child, extension, genericAttr, list, nsAttr, NS, str } from './moddle-node.js';
 import type { Problems } from './problems.js';
-import { timerProblem } from '../../timers/schedule.js';
+import { timerProblem } from '../schedule/schedule.js';
 import type { EventDefinition, TimerDefinition } from './types.js';
 
 const TIMER_FIELDS = [

@@ -1,7 +1,7 @@
 import type { Clock } from '../../../platform/clock.js';
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { Logger } from '../../../platform/logging/logger.js';
-import { JobExecutor, type RunResult } from '../../timers/job-executor.js';
+import { JobExecutor, type RunResult } from '../../../platform/jobs/job-executor.js';
 import {
   claimDueOutboxEvents,
   claimOutboxEvents,

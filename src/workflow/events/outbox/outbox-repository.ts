@@ -1,5 +1,5 @@
 import type { Variables } from '../../engine/runtime/index.js';
-import { failedAttemptSql } from '../../timers/failed-attempt-sql.js';
+import { failedAttemptSql } from '../../../platform/jobs/failed-attempt-sql.js';
 import type { Queryable } from '../../../platform/database/queryable.js';
 
 /** A thrown message or signal waiting for delivery: a row of `event_outbox`. */

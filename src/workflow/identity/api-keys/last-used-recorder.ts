@@ -1,57 +1,47 @@
 import type { Clock } from '../../../platform/clock.js';
 import type { Pool } from '../../../platform/database/pool.js';
+import { BufferedWriter } from '../../../platform/jobs/buffered-writer.js';
 import type { Logger } from '../../../platform/logging/logger.js';
 import { recordApiKeyUses } from './api-key-repository.js';
 
 /**
- * Refreshes `api_keys.last_used_at` in the background. Uses are collected in memory and written in
- * one statement per interval, so a burst of requests costs at most one write per key per interval
- * and the request path never waits for it.
+ * Refreshes `api_keys.last_used_at` in the background. Uses are collected in memory (the latest per
+ * key) and written in one statement at most `intervalMs` after the first, so a burst of requests
+ * costs at most one write per key per interval and the request path never waits for it.
  */
 export class LastUsedRecorder {
-  private pending = new Map<string, Date>();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly writer: BufferedWriter<{ keyId: string; usedAt: Date }>;
 
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly intervalMs = 5_000,
-  ) {}
-
-  /** Starts the periodic flush. */
-  start(): void {
-    this.timer = setInterval(() => void this.flush(), this.intervalMs);
-    this.timer.unref();
+    logger: Logger,
+    intervalMs = 5_000,
+  ) {
+    this.writer = new BufferedWriter({
+      write: (uses) => recordApiKeyUses(pool, new Map(uses.map((use) => [use.keyId, use.usedAt]))),
+      key: (use) => use.keyId,
+      flushAfterMs: intervalMs,
+      failed: (error, keys) => {
+        // Best effort by design: a lost update of a usage timestamp must not fail anything else.
+        logger.warn({ err: (error as Error).message, keys }, 'could not record API key use');
+        return 'drop';
+      },
+    });
   }
 
   /** Notes that `keyId` was used now. */
   touch(keyId: string): void {
-    this.pending.set(keyId, this.clock.now());
+    this.writer.add({ keyId, usedAt: this.clock.now() });
   }
 
   /** Writes every pending use in one statement. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writePending());
-    return this.flushing;
+    return this.writer.flush();
   }
 
-  /** Stops the timer and writes what is left. */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
-  }
-
-  private async writePending(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    try {
-      await recordApiKeyUses(this.pool, batch);
-    } catch (error) {
-      // Best effort by design: a lost update of a usage timestamp must not fail anything else.
-      this.logger.warn({ err: (error as Error).message, keys: batch.size }, 'could not record API key use');
-    }
+  /** Writes what is left. */
+  stop(): Promise<void> {
+    return this.writer.close();
   }
 }

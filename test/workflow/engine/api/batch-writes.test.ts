@@ -4,10 +4,8 @@ import { Registry } from 'prom-client';
 import { ModelCache } from '../../../../src/workflow/deployments/model-cache.js';
 import { EngineMetrics } from '../../../../src/workflow/engine/driver/engine-metrics.js';
 import { combineImmediateWork } from '../../../../src/workflow/engine/driver/immediate-work.js';
-import {
-  InstanceContentionError,
-  InstanceDriver,
-} from '../../../../src/workflow/engine/driver/instance-driver.js';
+import { InstanceContentionError } from '../../../../src/workflow/engine/driver/driver-errors.js';
+import { InstanceDriver } from '../../../../src/workflow/engine/driver/instance-driver.js';
 import { isNothingLeftToDo } from '../../../../src/workflow/engine/timer-firing.js';
 import { WorkflowErrors } from '../../../../src/workflow/errors.js';
 import { readInstance, readInstances } from '../../../../src/workflow/engine/driver/instance-repository.js';

@@ -5,10 +5,8 @@ import type { Pool } from '../../../../src/platform/database/pool.js';
 import { ModelCache } from '../../../../src/workflow/deployments/model-cache.js';
 import { EngineMetrics } from '../../../../src/workflow/engine/driver/engine-metrics.js';
 import { combineImmediateWork } from '../../../../src/workflow/engine/driver/immediate-work.js';
-import {
-  InstanceDriver,
-  StaleDefinitionError,
-} from '../../../../src/workflow/engine/driver/instance-driver.js';
+import { StaleDefinitionError } from '../../../../src/workflow/engine/driver/driver-errors.js';
+import { InstanceDriver } from '../../../../src/workflow/engine/driver/instance-driver.js';
 import { readInstance } from '../../../../src/workflow/engine/driver/instance-repository.js';
 import type { Variables } from '../../../../src/workflow/engine/runtime/index.js';
 import { createEngineFixture, type EngineFixture } from './engine-fixture.js';

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '../../platform/database/pool.js';
+import type { Pool, PoolClient } from '../database/pool.js';
 import { assertLeaderLeaseSql, leaseLostSqlState, type LeaseToken } from './leader-lease-repository.js';
 
 /** A leader's write was refused: this instance does not hold the lease (any more). */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Clock } from '../../platform/clock.js';
-import { rollBack, type Pool, type PoolClient } from '../../platform/database/pool.js';
-import type { Logger } from '../../platform/logging/logger.js';
+import type { Clock } from '../clock.js';
+import { rollBack, type Pool, type PoolClient } from '../database/pool.js';
+import type { Logger } from '../logging/logger.js';
 import { isLeaderLeaseLost, type TransactionFence } from './leader-fence.js';
 
 /**

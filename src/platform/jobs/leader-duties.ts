@@ -1,12 +1,16 @@
-import type { Logger } from '../../platform/logging/logger.js';
-import type { LeaderElection } from './leader.js';
-import type { TimerMetrics } from './timer-metrics.js';
+import type { Logger } from '../logging/logger.js';
+import type { LeaderElection } from './leader-election.js';
 
-/** Work only the leader does: the timer executor, housekeeping. */
+/** Work only the leader does (the workflow service's: the timer executor, housekeeping). */
 export interface LeaderDuty {
   start(): void;
   /** Must stop taking new work synchronously; the promise may settle later. */
   stop(): Promise<void>;
+}
+
+/** Told whether this instance leads (a metric's gauge). */
+export interface LeaderGauge {
+  setLeader(isLeader: boolean): void;
 }
 
 /**
@@ -17,7 +21,7 @@ export interface LeaderDuty {
 export function runWhileLeader(
   election: LeaderElection,
   duties: readonly LeaderDuty[],
-  options: { metrics?: TimerMetrics; logger?: Logger } = {},
+  options: { metrics?: LeaderGauge; logger?: Logger } = {},
 ): () => Promise<void> {
   const stopAll = (): Promise<void> =>
     Promise.all(

@@ -1,5 +1,9 @@
 import { escapeLiteral } from 'pg';
-import type { Queryable } from '../../platform/database/queryable.js';
+import type { Queryable } from '../database/queryable.js';
+
+// The SQL of `leader_lease` and of `weft_assert_leader_lease`, all of it: this file is the table's one
+// home. Both are created by a workflow migration (migrations/workflow/0016_leader_lease.sql), the only
+// service that elects a leader so far; the statements keep their `workflow.lease.*` names.
 
 /** A leadership won: the lease's name, this instance's holder id, and the epoch the takeover set. */
 export interface LeaseToken {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import type { Logger } from '../../platform/logging/logger.js';
+import type { Logger } from '../logging/logger.js';
 import {
   acquireLeaderLease,
   ensureLeaderLease,
@@ -10,9 +10,6 @@ import {
   renewLeaderLease,
   type LeaseToken,
 } from './leader-lease-repository.js';
-
-/** The name of the timer leadership's row in `leader_lease`. */
-export const timerLeaderLeaseName = 'timers';
 
 /** Why leadership ended: the election's connection failed, the lease was lost, or `stop()`. */
 export type LostReason = 'connection' | 'lease' | 'stopped';
@@ -26,8 +23,13 @@ export interface LeaderEvents {
 /** Options of LeaderElection. */
 export interface LeaderElectionOptions {
   connectionString: string;
-  /** Another lease (tests, or two independent leaderships on one database). */
+  /**
+   * The leadership's row in `leader_lease` (the workflow service's timer leadership: `timers`); one
+   * election per name. `leader` when not given.
+   */
   leaseName?: string;
+  /** What the leadership is for, in log messages (`timer`: "timer leadership lost"). */
+  role?: string;
   /** WORKFLOW_LEADER_LEASE_MS: how long a lease lasts unless renewed (15 s). */
   leaseMs?: number;
   /** WORKFLOW_LEADER_HEARTBEAT_MS: between two renewals of the leader (a third of the lease). */
@@ -41,7 +43,7 @@ export interface LeaderElectionOptions {
   stepBackAfterLossMs?: number;
   /** This instance's id in the lease row; host, pid and a random suffix by default. */
   holder?: string;
-  /** Shown in pg_stat_activity. */
+  /** Shown in pg_stat_activity; `weft-leader` when not given. */
   applicationName?: string;
   logger?: Logger;
 }
@@ -61,6 +63,8 @@ export interface LeaderElectionOptions {
  */
 export class LeaderElection {
   private readonly name: string;
+  /** How logs name the leadership: `timer leader`, or `leader`. */
+  private readonly role: string;
   private readonly holder: string;
   private readonly leaseMs: number;
   private readonly heartbeatMs: number;
@@ -82,7 +86,8 @@ export class LeaderElection {
   private warnedUnreachable = false;
 
   constructor(private readonly options: LeaderElectionOptions) {
-    this.name = options.leaseName ?? timerLeaderLeaseName;
+    this.name = options.leaseName ?? 'leader';
+    this.role = options.role === undefined ? 'leader' : `${options.role} leader`;
     this.holder = options.holder ?? `${os.hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
     this.leaseMs = options.leaseMs ?? 15_000;
     this.heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(this.leaseMs / 3));
@@ -181,7 +186,7 @@ export class LeaderElection {
       if (!token || this.client !== client || !this.started) return;
       if (performance.now() >= sentAt + this.leaseMs) return;
       this.hold(token, sentAt);
-      this.options.logger?.info({ epoch: token.epoch }, 'this instance is the timer leader');
+      this.options.logger?.info({ epoch: token.epoch }, `this instance is the ${this.role}`);
       this.emit('elected');
     } catch (error) {
       if (client) this.connectionLost(client, error);
@@ -189,7 +194,7 @@ export class LeaderElection {
         this.warnedUnreachable = true;
         this.options.logger?.warn(
           { err: error },
-          'timer leader election cannot reach the database; retrying',
+          `${this.role} election cannot reach the database; retrying`,
         );
       }
     }
@@ -209,7 +214,7 @@ export class LeaderElection {
   private async connect(): Promise<pg.Client> {
     const client = new pg.Client({
       connectionString: this.options.connectionString,
-      application_name: this.options.applicationName ?? 'weft-timer-leader',
+      application_name: this.options.applicationName ?? 'weft-leader',
       keepAlive: true,
       connectionTimeoutMillis: Math.max(2_000, this.retryIntervalMs * 3),
       // A renewal that gets no answer within a heartbeat fails the connection: the lease would run
@@ -229,7 +234,7 @@ export class LeaderElection {
   }
 
   private leaseLost(why: string): void {
-    this.options.logger?.warn({ epoch: this.token?.epoch }, `timer leadership lost: ${why}`);
+    this.options.logger?.warn({ epoch: this.token?.epoch }, `${this.role}ship lost: ${why}`);
     this.competesAgainAt = Date.now() + this.stepBackAfterLossMs;
     this.lose('lease');
   }
@@ -239,7 +244,7 @@ export class LeaderElection {
     this.client = undefined;
     client.end().catch(() => undefined);
     if (this.token) {
-      this.options.logger?.warn({ err: error }, 'timer leadership lost with its connection');
+      this.options.logger?.warn({ err: error }, `${this.role}ship lost with its connection`);
       this.competesAgainAt = Date.now() + this.stepBackAfterLossMs;
     }
     this.lose('connection', error);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
-import { ExternalTaskWorker } from '../../../src/workflow/worker/index.js';
+import { ExternalTaskWorker } from '../../src/worker/index.js';
 import { FakeExternalTaskApi } from './fake-external-task-api.js';
 import { delay, waitFor } from './wait-for.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
-import { ExternalTaskWorker, type ExternalTask } from '../../../src/workflow/worker/index.js';
+import { ExternalTaskWorker, type ExternalTask } from '../../src/worker/index.js';
 import { FakeExternalTaskApi } from './fake-external-task-api.js';
 import { waitFor } from './wait-for.js';
 

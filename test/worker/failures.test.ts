@@ -5,7 +5,7 @@ import {
   ExternalTaskWorker,
   MAX_ERROR_MESSAGE_LENGTH,
   type WorkerEvents,
-} from '../../../src/workflow/worker/index.js';
+} from '../../src/worker/index.js';
 import { FakeExternalTaskApi } from './fake-external-task-api.js';
 import { waitFor } from './wait-for.js';
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
-import { freePort } from '../../helpers/ports.js';
+import { freePort } from '../helpers/ports.js';
 import {
   backoffDelay,
   ExternalTaskApiError,
   ExternalTaskNetworkError,
   ExternalTaskWorker,
   type WorkerEvents,
-} from '../../../src/workflow/worker/index.js';
+} from '../../src/worker/index.js';
 import { FakeExternalTaskApi } from './fake-external-task-api.js';
 import { delay } from './wait-for.js';
 

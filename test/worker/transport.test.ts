@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { ExternalTaskApiClient } from '../../../src/workflow/worker/api-client.js';
-import { ExternalTaskNetworkError } from '../../../src/workflow/worker/errors.js';
-import { fetchTransport, pooledTransport, type Transport } from '../../../src/workflow/worker/transport.js';
+import { ExternalTaskApiClient } from '../../src/worker/api-client.js';
+import { ExternalTaskNetworkError } from '../../src/worker/errors.js';
+import { fetchTransport, pooledTransport, type Transport } from '../../src/worker/transport.js';
 
 interface Seen {
   method: string;

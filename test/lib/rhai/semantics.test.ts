@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { JsonValue } from '../../../../src/workflow/scripts/rhai/index.js';
-import { compileRhai, evalRhai, isRhaiError, runRhai } from '../../../../src/workflow/scripts/rhai/index.js';
+import type { JsonValue } from '../../../src/lib/rhai/index.js';
+import { compileRhai, evalRhai, isRhaiError, runRhai } from '../../../src/lib/rhai/index.js';
 
 const value = (src: string, scope: Record<string, JsonValue> = {}): JsonValue => evalRhai(src, scope).value;
 const kindOf = (src: string): string => {

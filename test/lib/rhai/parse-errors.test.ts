@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  compileRhai,
-  compileRhaiExpression,
-  RhaiError,
-} from '../../../../src/workflow/scripts/rhai/index.js';
+import { compileRhai, compileRhaiExpression, RhaiError } from '../../../src/lib/rhai/index.js';
 
 function parseFailure(source: string): RhaiError {
   try {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { evalRhai, isRhaiError } from '../../../../src/workflow/scripts/rhai/index.js';
+import { evalRhai, isRhaiError } from '../../../src/lib/rhai/index.js';
 
 describe('rhai sandbox', () => {
   test('__proto__ and constructor are ordinary map keys', () => {

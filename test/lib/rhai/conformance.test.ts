@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
-import { RhaiError } from '../../../../src/workflow/scripts/rhai/errors.js';
-import { compileSource, execute } from '../../../../src/workflow/scripts/rhai/interpreter.js';
-import type { RhaiLimits } from '../../../../src/workflow/scripts/rhai/limits.js';
-import { resolveLimits } from '../../../../src/workflow/scripts/rhai/limits.js';
-import type { RValue } from '../../../../src/workflow/scripts/rhai/values.js';
-import { RBlob, RChar, RFloat, toDebug } from '../../../../src/workflow/scripts/rhai/values.js';
-import { conformanceSuite } from '../../../helpers/conformance.js';
+import { RhaiError } from '../../../src/lib/rhai/errors.js';
+import { compileSource, execute } from '../../../src/lib/rhai/interpreter.js';
+import type { RhaiLimits } from '../../../src/lib/rhai/limits.js';
+import { resolveLimits } from '../../../src/lib/rhai/limits.js';
+import type { RValue } from '../../../src/lib/rhai/values.js';
+import { RBlob, RChar, RFloat, toDebug } from '../../../src/lib/rhai/values.js';
+import { conformanceSuite } from '../../helpers/conformance.js';
 
 /** Pass count reached so far; it only goes up. */
 const RHAI_CONFORMANCE_FLOOR = 476;

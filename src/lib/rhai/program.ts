@@ -1,8 +1,4 @@
-/**
- * A sandboxed Rhai (https://rhai.rs) interpreter for Script Task steps. Scripts see only the
- * values in their scope and the standard packages: no host objects, files, network or timers.
- * Every run is bounded by operations, call depth, data sizes and a wall-clock deadline.
- */
+/** The interpreter's entry points: compile a script or expression, run it over a JSON scope. */
 import type { CompiledScript } from './compiler.js';
 import { RhaiError } from './errors.js';
 import { compileSource, execute } from './interpreter.js';
@@ -11,11 +7,6 @@ import { fromJson, setOwnKey, toJson } from './json.js';
 import type { RhaiLimits, ResolvedLimits } from './limits.js';
 import { resolveLimits } from './limits.js';
 import type { RValue } from './values.js';
-
-export { RhaiError } from './errors.js';
-export { defaultRhaiLimits } from './limits.js';
-export type { RhaiLimits } from './limits.js';
-export type { JsonValue } from './json.js';
 
 /** A compiled script; reusable across runs and safe to cache by source. */
 export interface RhaiProgram {

@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { RhaiError, RhaiLimits } from '../../../../src/workflow/scripts/rhai/index.js';
-import {
-  compileRhai,
-  defaultRhaiLimits,
-  evalRhai,
-  isRhaiError,
-} from '../../../../src/workflow/scripts/rhai/index.js';
+import type { RhaiError, RhaiLimits } from '../../../src/lib/rhai/index.js';
+import { compileRhai, defaultRhaiLimits, evalRhai, isRhaiError } from '../../../src/lib/rhai/index.js';
 
 function failure(source: string, limits: Partial<RhaiLimits> = {}): RhaiError {
   try {

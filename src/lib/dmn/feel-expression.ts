@@ -1,5 +1,5 @@
 import { evaluate, isFunction, type Warning } from 'feelin';
-import { feelVariables } from '../../feel/index.js';
+import { feelVariables } from '../feel/index.js';
 import { analyzeFeel, parseContextOf } from './feel-analysis.js';
 
 /** Variables visible to an expression, by name. */

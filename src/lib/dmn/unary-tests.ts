@@ -1,5 +1,5 @@
 import { unaryTest } from 'feelin';
-import { feelVariables } from '../../feel/index.js';
+import { feelVariables } from '../feel/index.js';
 import type { FeelOutcome, Scope } from './feel-expression.js';
 
 /** The unary tests of a decision table cell, compiled once. */

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileDmn, DmnValidationError, parseDmn } from '../../../src/workflow/decisions/dmn/index.js';
+import { compileDmn, DmnValidationError, parseDmn } from '../../../src/lib/dmn/index.js';
 import { definitions, inputData, literalDecision, tableXml } from './dmn-fixtures.js';
 
 describe('model problems', () => {

@@ -1,5 +1,3 @@
-import { forbiddenCharacterReference, unstorableCharacter } from '../../../platform/text/unstorable-text.js';
-
 const DMN13_MODEL = 'https://www.omg.org/spec/DMN/20191111/MODEL/';
 const DMN13_DMNDI = 'https://www.omg.org/spec/DMN/20191111/DMNDI/';
 
@@ -30,14 +28,9 @@ export function normalizeDmnNamespaces(xml: string): string {
 /**
  * Why an XML document must not be parsed, or null. A DOCTYPE can declare entities (the "billion laughs"
  * expansion attack, external entities); DMN needs none, so any DOCTYPE or ENTITY declaration is refused.
- * NUL and surrogates, raw or as character references (`&#0;`), are refused: XML does not allow them and
- * PostgreSQL cannot store them.
+ * Characters a store cannot keep (NUL, surrogates) are the caller's to refuse before it calls.
  */
 export function unsafeXmlReason(xml: string): string | null {
-  const unstorable = unstorableCharacter(xml);
-  if (unstorable !== null) return `the DMN document ${unstorable}`;
-  const reference = forbiddenCharacterReference(xml);
-  if (reference !== null) return reference;
   if (/<!DOCTYPE/i.test(xml)) return 'a DOCTYPE declaration is not allowed in a DMN document';
   if (/<!ENTITY/i.test(xml)) return 'an ENTITY declaration is not allowed in a DMN document';
   return null;

@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluate } from 'feelin';
-import { compileUnaryTests, unaryTestSlow } from '../../../src/workflow/decisions/dmn/unary-tests.js';
-import { compileExpression } from '../../../src/workflow/decisions/dmn/feel-expression.js';
-import { deepEqual } from '../../../src/workflow/decisions/dmn/hit-policy.js';
+import { compileUnaryTests, unaryTestSlow } from '../../../src/lib/dmn/unary-tests.js';
+import { compileExpression } from '../../../src/lib/dmn/feel-expression.js';
+import { deepEqual } from '../../../src/lib/dmn/hit-policy.js';
 
 const FAST_TESTS = [
   '-',

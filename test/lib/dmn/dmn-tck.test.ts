@@ -9,7 +9,7 @@ import {
   evaluateDecision,
   evaluateDecisionService,
   type CompiledDmn,
-} from '../../../src/workflow/decisions/dmn/index.js';
+} from '../../../src/lib/dmn/index.js';
 import { parseXml } from './tck-xml.js';
 import { readCases, sameValue, show, type TckCase } from './tck-values.js';
 import { conformanceSuite } from '../../helpers/conformance.js';

@@ -1,5 +1,5 @@
 import { toFeel } from 'feelin';
-import { runBounded } from '../../feel/index.js';
+import { runBounded } from '../feel/index.js';
 import type { CompiledDmn } from './compile-dmn.js';
 import { DmnEvaluationError } from './errors.js';
 import type { Scope } from './feel-expression.js';

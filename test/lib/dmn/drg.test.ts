@@ -5,7 +5,7 @@ import {
   DmnEvaluationError,
   evaluateDecision,
   evaluateDecisionService,
-} from '../../../src/workflow/decisions/dmn/index.js';
+} from '../../../src/lib/dmn/index.js';
 import { definitions, inputData, literalDecision, tableXml } from './dmn-fixtures.js';
 
 const bkm = `<businessKnowledgeModel id="b_fee" name="Fee">

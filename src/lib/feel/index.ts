@@ -1,4 +1,7 @@
-/** The workflow service's layer over feelin: RE2 regular expressions, bounded evaluation, limits. */
+/**
+ * A layer over feelin, self-contained (it imports nothing of weft but src/lib): RE2 regular
+ * expressions, bounded evaluation, a range limit, and the process-wide limits the service sets once.
+ */
 export { runBounded, FeelTimeoutError } from './bounded-evaluation.js';
 export { feelVariables } from './feel-context.js';
 export { mayRunLong, textMayRunLong, type FeelTree } from './feel-cost.js';

@@ -1,5 +1,5 @@
 import { parseExpression, parseUnaryTests } from 'feelin';
-import { mayRunLong } from '../../feel/index.js';
+import { mayRunLong } from '../feel/index.js';
 import { namesMentioned } from './feel-names.js';
 
 /** What a static look at a FEEL text found: its first syntax error and the variable names it reads. */

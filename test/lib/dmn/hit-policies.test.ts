@@ -1,10 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  compileDmn,
-  DmnEvaluationError,
-  evaluateDecision,
-} from '../../../src/workflow/decisions/dmn/index.js';
+import { compileDmn, DmnEvaluationError, evaluateDecision } from '../../../src/lib/dmn/index.js';
 import { tableModel, type TableSpec } from './dmn-fixtures.js';
 
 function decide(spec: TableSpec, vars: Record<string, unknown>): ReturnType<typeof evaluateDecision> {

@@ -1,5 +1,5 @@
 import { FeelFunction } from 'feelin';
-import { compileRe2, Re2PatternError, type Re2Options } from '../../platform/regex/re2-pattern.js';
+import { compileRe2, Re2PatternError, type Re2Options } from '../re2/re2-pattern.js';
 import type { RE2JS } from 're2js';
 import { feelLimits } from './feel-limits.js';
 

@@ -1,37 +1,33 @@
-import type { FnDef, LitValue, Node, Script } from './ast.js';
+import type { FunctionDefinition, LiteralValue, Node, Script } from './ast.js';
 import { parseError, RhaiError } from './errors.js';
 import { getIndex, setIndex } from './indexing.js';
-import { arith, asFnPtr, compare, contains, noOperator, unary } from './operators.js';
-import type { DynScope, Ev, ScriptFn, Slot } from './runtime.js';
+import { binaryOperation, asFunctionPointer, compare, contains, noOperator, unary } from './operators.js';
+import type { DynamicScope, Evaluator, ScriptFunction, Slot } from './runtime.js';
 import {
-  callFnPtr,
+  callFunctionPointer,
   callScript,
   checkResult,
   checkSize,
   checkString,
-  CTL_BREAK,
-  CTL_CONTINUE,
-  CTL_NONE,
-  CTL_RETURN,
   Frame,
   readSlot,
   rootError,
-  rtError,
-  tick,
-  withPos,
-  wrapFnError,
+  runtimeError,
+  countOperation,
+  withPosition,
+  wrapFunctionError,
 } from './runtime.js';
 import { lookupBuiltin } from './stdlib/registry.js';
-import type { ClosureValue, RMap, RValue, ThisRef } from './values.js';
+import type { ClosureValue, RhaiMap, RhaiValue, ThisReference } from './values.js';
 import {
   chars,
-  FnPtr,
-  own,
-  RBlob,
-  RChar,
-  RFloat,
-  RFloatRange,
-  RRange,
+  FunctionPointer,
+  ownedValue,
+  RhaiBlob,
+  RhaiChar,
+  RhaiFloat,
+  RhaiFloatRange,
+  RhaiRange,
   SharedCell,
   toDisplay,
   typeOf,
@@ -39,19 +35,20 @@ import {
 } from './values.js';
 
 /** Marks top-level slots whose `let` has not run yet (never read as a value). */
-export const UNBOUND: SharedCell = Object.freeze(new SharedCell(undefined));
+export const unboundSlot: SharedCell = Object.freeze(new SharedCell(undefined));
 
 /** A compiled script, ready to run any number of times. */
 export interface CompiledScript {
-  body: Ev;
-  nslots: number;
+  body: Evaluator;
+  slotCount: number;
   /** Top-level variables in declaration order (a later one shadows an earlier one of the same name). */
   topVars: { name: string; slot: number }[];
-  fns: Map<string, ScriptFn>;
+  functions: Map<string, ScriptFunction>;
 }
 
-type Ref = { k: 'slot'; slot: number; isConst: boolean } | { k: 'ext' } | { k: 'dyn' };
-type Updater = (f: Frame, fn: (old: RValue) => RValue) => void;
+type VariableReference =
+  { kind: 'slot'; slot: number; isConst: boolean } | { kind: 'external' } | { kind: 'dynamic' };
+type Updater = (frame: Frame, fn: (old: RhaiValue) => RhaiValue) => void;
 
 interface VarInfo {
   name: string;
@@ -59,18 +56,18 @@ interface VarInfo {
   isConst: boolean;
 }
 
-class FnScope {
+class FunctionScope {
   vars: VarInfo[] = [];
-  nslots = 0;
+  slotCount = 0;
   readonly captured = new Map<string, VarInfo>();
-  readonly captures: { slot: number; from: Ref; name: string }[] = [];
+  readonly captures: { slot: number; from: VariableReference; name: string }[] = [];
   constructor(
     readonly kind: 'top' | 'fn' | 'closure',
-    readonly parent: FnScope | undefined,
+    readonly parent: FunctionScope | undefined,
   ) {}
 
   declare(name: string, isConst: boolean): VarInfo {
-    const v = { name, slot: this.nslots++, isConst };
+    const v = { name, slot: this.slotCount++, isConst };
     this.vars.push(v);
     return v;
   }
@@ -84,16 +81,16 @@ class FnScope {
 const INT_MAX = (1n << 63n) - 1n;
 
 /** Turns a literal into a run-time value. */
-export function litValue(v: LitValue): RValue {
-  switch (v.t) {
+export function literalValue(v: LiteralValue): RhaiValue {
+  switch (v.type) {
     case 'int':
     case 'str':
     case 'bool':
-      return v.v;
+      return v.value;
     case 'float':
-      return new RFloat(v.v);
+      return new RhaiFloat(v.value);
     case 'char':
-      return new RChar(v.v);
+      return new RhaiChar(v.value);
     case 'unit':
       return undefined;
   }
@@ -107,55 +104,55 @@ export function compileScript(script: Script): CompiledScript {
 }
 
 class Compiler {
-  private scope = new FnScope('top', undefined);
+  private scope = new FunctionScope('top', undefined);
   private blockDepth = 0;
   private readonly topVars: { name: string; slot: number }[] = [];
-  private readonly fns = new Map<string, ScriptFn>();
+  private readonly functions = new Map<string, ScriptFunction>();
   private closureId = 0;
 
   constructor(private readonly script: Script) {}
 
   compile(): CompiledScript {
-    for (const d of this.script.fns) {
-      this.fns.set(`${d.name}/${d.params.length}`, {
+    for (const d of this.script.functions) {
+      this.functions.set(`${d.name}/${d.params.length}`, {
         name: d.name,
         arity: d.params.length,
-        nslots: 0,
+        slotCount: 0,
         body: () => undefined,
       });
     }
-    for (const d of this.script.fns) {
-      const fn = this.fns.get(`${d.name}/${d.params.length}`)!;
+    for (const d of this.script.functions) {
+      const fn = this.functions.get(`${d.name}/${d.params.length}`)!;
       const saved = [this.scope, this.blockDepth] as const;
-      this.scope = new FnScope('fn', undefined);
+      this.scope = new FunctionScope('fn', undefined);
       this.blockDepth = 1;
       for (const p of d.params) this.scope.declare(p, false);
-      fn.body = this.stmt(d.body);
-      fn.nslots = this.scope.nslots;
+      fn.body = this.statement(d.body);
+      fn.slotCount = this.scope.slotCount;
       [this.scope, this.blockDepth] = saved;
     }
-    const body = this.seq(this.script.body);
-    return { body, nslots: this.scope.nslots, topVars: this.topVars, fns: this.fns };
+    const body = this.sequence(this.script.body);
+    return { body, slotCount: this.scope.slotCount, topVars: this.topVars, functions: this.functions };
   }
 
   // ---- scopes ----
 
-  private resolve(name: string, scope: FnScope = this.scope): Ref {
+  private resolve(name: string, scope: FunctionScope = this.scope): VariableReference {
     const v = scope.find(name);
-    if (v) return { k: 'slot', slot: v.slot, isConst: v.isConst };
-    if (scope.kind === 'top') return { k: 'ext' };
-    if (scope.kind === 'fn') return { k: 'dyn' };
+    if (v) return { kind: 'slot', slot: v.slot, isConst: v.isConst };
+    if (scope.kind === 'top') return { kind: 'external' };
+    if (scope.kind === 'fn') return { kind: 'dynamic' };
     const outer = this.resolve(name, scope.parent);
-    if (outer.k === 'dyn') return outer;
-    const isConst = outer.k === 'slot' && outer.isConst;
-    const info = { name, slot: scope.nslots++, isConst };
+    if (outer.kind === 'dynamic') return outer;
+    const isConst = outer.kind === 'slot' && outer.isConst;
+    const info = { name, slot: scope.slotCount++, isConst };
     scope.captured.set(name, info);
     scope.captures.push({ slot: info.slot, from: outer, name });
-    return { k: 'slot', slot: info.slot, isConst };
+    return { kind: 'slot', slot: info.slot, isConst };
   }
 
   private isVisible(name: string): boolean {
-    for (let s: FnScope | undefined = this.scope; s; s = s.kind === 'closure' ? s.parent : undefined) {
+    for (let s: FunctionScope | undefined = this.scope; s; s = s.kind === 'closure' ? s.parent : undefined) {
       if (s.find(name)) return true;
     }
     return false;
@@ -170,8 +167,8 @@ class Compiler {
 
   // ---- statements ----
 
-  private seq(nodes: Node[]): Ev {
-    const evs = nodes.map((n) => this.stmt(n));
+  private sequence(nodes: Node[]): Evaluator {
+    const evs = nodes.map((n) => this.statement(n));
     const lines = nodes.map((n) => n.line);
     const cols = nodes.map((n) => n.col);
     const n = evs.length;
@@ -180,127 +177,127 @@ class Compiler {
       const e = evs[0]!;
       const line = lines[0]!;
       const col = cols[0]!;
-      return (f) => {
+      return (frame) => {
         try {
-          return e(f);
+          return e(frame);
         } catch (err) {
-          throw withPos(err, line, col);
+          throw withPosition(err, line, col);
         }
       };
     }
-    return (f) => {
-      const c = f.c;
-      let r: RValue;
+    return (frame) => {
+      const context = frame.context;
+      let r: RhaiValue;
       let i = 0;
       try {
         for (; i < n; i++) {
-          r = evs[i]!(f);
-          if (c.ctl !== CTL_NONE) return r;
+          r = evs[i]!(frame);
+          if (context.control !== 'none') return r;
         }
       } catch (err) {
-        throw withPos(err, lines[i]!, cols[i]!);
+        throw withPosition(err, lines[i]!, cols[i]!);
       }
       return r;
     };
   }
 
-  private block(nodes: Node[]): Ev {
+  private block(nodes: Node[]): Evaluator {
     const mark = this.scope.vars.length;
     this.blockDepth++;
-    const ev = this.seq(nodes);
+    const ev = this.sequence(nodes);
     this.blockDepth--;
     this.scope.vars.length = mark;
     return ev;
   }
 
-  private stmt(n: Node): Ev {
-    switch (n.k) {
+  private statement(n: Node): Evaluator {
+    switch (n.kind) {
       case 'let':
-        return this.letStmt(n);
+        return this.letStatement(n);
       case 'assign':
         return this.assign(n);
       case 'return':
       case 'break': {
-        const e = n.e ? this.owned(n.e) : undefined;
-        const ctl = n.k === 'return' ? CTL_RETURN : CTL_BREAK;
-        return (f) => {
-          const c = f.c;
-          tick(c);
-          const v = e ? e(f) : undefined;
-          c.ctl = ctl;
-          c.ctlValue = v;
+        const e = n.operand ? this.owned(n.operand) : undefined;
+        const signal = n.kind === 'return' ? 'return' : 'break';
+        return (frame) => {
+          const context = frame.context;
+          countOperation(context);
+          const v = e ? e(frame) : undefined;
+          context.control = signal;
+          context.controlValue = v;
           return v;
         };
       }
       case 'continue':
-        return (f) => {
-          tick(f.c);
-          f.c.ctl = CTL_CONTINUE;
+        return (frame) => {
+          countOperation(frame.context);
+          frame.context.control = 'continue';
           return undefined;
         };
       case 'throw': {
-        const e = n.e ? this.owned(n.e) : undefined;
-        return (f) => {
-          const c = f.c;
-          tick(c);
-          if (!e && c.caught) throw c.caught;
-          const v = e ? e(f) : undefined;
+        const e = n.operand ? this.owned(n.operand) : undefined;
+        return (frame) => {
+          const context = frame.context;
+          countOperation(context);
+          if (!e && context.caught) throw context.caught;
+          const v = e ? e(frame) : undefined;
           throw new RhaiError('ErrorRuntime', toDisplay(v), n.line, n.col, { thrown: v });
         };
       }
       case 'import':
         return () => {
-          throw rtError('ErrorModuleNotFound', 'Modules are not available', n.line, n.col);
+          throw runtimeError('ErrorModuleNotFound', 'Modules are not available', n.line, n.col);
         };
       case 'nop':
         return () => undefined;
       default: {
-        const e = this.expr(n);
-        return (f) => {
-          tick(f.c);
-          return e(f);
+        const e = this.expression(n);
+        return (frame) => {
+          countOperation(frame.context);
+          return e(frame);
         };
       }
     }
   }
 
-  private letStmt(n: Extract<Node, { k: 'let' }>): Ev {
-    const init = n.e ? this.owned(n.e) : undefined;
+  private letStatement(n: Extract<Node, { kind: 'let' }>): Evaluator {
+    const init = n.operand ? this.owned(n.operand) : undefined;
     const v = this.scope.declare(n.name, n.isConst);
     const slot = v.slot;
     const top = this.scope.kind === 'top' && this.blockDepth === 0;
     if (top) this.topVars.push({ name: n.name, slot });
     if (top && n.isConst) {
       const name = n.name;
-      return (f) => {
-        tick(f.c);
-        const x = init ? init(f) : undefined;
-        f.s[slot] = x;
-        f.c.globalConsts.set(name, x);
+      return (frame) => {
+        countOperation(frame.context);
+        const x = init ? init(frame) : undefined;
+        frame.slots[slot] = x;
+        frame.context.globalConstants.set(name, x);
         return undefined;
       };
     }
     if (!init) {
-      return (f) => {
-        tick(f.c);
-        f.s[slot] = undefined;
+      return (frame) => {
+        countOperation(frame.context);
+        frame.slots[slot] = undefined;
         return undefined;
       };
     }
-    return (f) => {
-      tick(f.c);
-      f.s[slot] = init(f);
+    return (frame) => {
+      countOperation(frame.context);
+      frame.slots[slot] = init(frame);
       return undefined;
     };
   }
 
-  private assign(n: Extract<Node, { k: 'assign' }>): Ev {
+  private assign(n: Extract<Node, { kind: 'assign' }>): Evaluator {
     const target = n.target;
-    const value = this.owned(n.e);
+    const value = this.owned(n.operand);
     const op = n.op === '=' ? '' : n.op.slice(0, -1);
-    if (target.k === 'var') {
+    if (target.kind === 'var') {
       const ref = this.resolve(target.name);
-      if (ref.k === 'slot') {
+      if (ref.kind === 'slot') {
         if (ref.isConst)
           throw parseError(
             'AssignmentToConstant',
@@ -310,112 +307,112 @@ class Compiler {
           );
         const slot = ref.slot;
         if (op === '') {
-          return (f) => {
-            tick(f.c);
-            const v = value(f);
-            const cur = f.s[slot];
-            if (cur instanceof SharedCell) cur.v = v;
-            else f.s[slot] = v;
+          return (frame) => {
+            countOperation(frame.context);
+            const v = value(frame);
+            const cur = frame.slots[slot];
+            if (cur instanceof SharedCell) cur.value = v;
+            else frame.slots[slot] = v;
             return undefined;
           };
         }
-        return (f) => {
-          const c = f.c;
-          tick(c);
-          const v = value(f);
-          const cur = f.s[slot];
-          if (cur instanceof SharedCell) cur.v = compound(c, op, cur.v, v);
-          else f.s[slot] = compound(c, op, cur, v);
+        return (frame) => {
+          const context = frame.context;
+          countOperation(context);
+          const v = value(frame);
+          const cur = frame.slots[slot];
+          if (cur instanceof SharedCell) cur.value = compound(context, op, cur.value, v);
+          else frame.slots[slot] = compound(context, op, cur, v);
           return undefined;
         };
       }
     }
     const upd = this.updater(target);
     if (op === '') {
-      return (f) => {
-        tick(f.c);
-        const v = value(f);
-        upd(f, () => v);
+      return (frame) => {
+        countOperation(frame.context);
+        const v = value(frame);
+        upd(frame, () => v);
         return undefined;
       };
     }
-    return (f) => {
-      const c = f.c;
-      tick(c);
-      const v = value(f);
-      upd(f, (old) => compound(c, op, old, v));
+    return (frame) => {
+      const context = frame.context;
+      countOperation(context);
+      const v = value(frame);
+      upd(frame, (old) => compound(context, op, old, v));
       return undefined;
     };
   }
 
   /** Read-modify-write access to a place (variable, `this`, index or property chain). */
   private updater(n: Node): Updater {
-    switch (n.k) {
+    switch (n.kind) {
       case 'var': {
         const ref = this.resolve(n.name);
         const name = n.name;
-        if (ref.k === 'slot') {
+        if (ref.kind === 'slot') {
           const slot = ref.slot;
           if (ref.isConst) {
             return () => {
-              throw rtError('ErrorAssignmentToConstant', `Cannot modify constant '${name}'`);
+              throw runtimeError('ErrorAssignmentToConstant', `Cannot modify constant '${name}'`);
             };
           }
-          return (f, fn) => {
-            const cur = f.s[slot];
-            if (cur instanceof SharedCell) cur.v = fn(cur.v);
-            else f.s[slot] = fn(cur);
+          return (frame, fn) => {
+            const cur = frame.slots[slot];
+            if (cur instanceof SharedCell) cur.value = fn(cur.value);
+            else frame.slots[slot] = fn(cur);
           };
         }
-        if (ref.k === 'ext') {
-          return (f, fn) => {
-            const m = f.c.externals;
-            if (!m.has(name)) throw rtError('ErrorVariableNotFound', `Variable not found: ${name}`);
+        if (ref.kind === 'external') {
+          return (frame, fn) => {
+            const m = frame.context.externals;
+            if (!m.has(name)) throw runtimeError('ErrorVariableNotFound', `Variable not found: ${name}`);
             const cur = m.get(name);
-            if (cur instanceof SharedCell) cur.v = fn(cur.v);
+            if (cur instanceof SharedCell) cur.value = fn(cur.value);
             else m.set(name, fn(cur));
           };
         }
-        return (f, fn) => {
-          const d = f.dyn;
+        return (frame, fn) => {
+          const d = frame.dynamicScope;
           const s = d?.names.get(name);
           if (d === undefined || s === undefined)
-            throw rtError('ErrorVariableNotFound', `Variable not found: ${name}`);
-          const cur = d.frame.s[s];
-          if (cur instanceof SharedCell) cur.v = fn(cur.v);
-          else d.frame.s[s] = fn(cur);
+            throw runtimeError('ErrorVariableNotFound', `Variable not found: ${name}`);
+          const cur = d.frame.slots[s];
+          if (cur instanceof SharedCell) cur.value = fn(cur.value);
+          else d.frame.slots[s] = fn(cur);
         };
       }
       case 'this':
-        return (f, fn) => {
-          if (!f.thisRef) throw rtError('ErrorUnboundThis', "'this' is not bound");
-          f.thisRef.v = fn(f.thisRef.v);
+        return (frame, fn) => {
+          if (!frame.thisRef) throw runtimeError('ErrorUnboundThis', "'this' is not bound");
+          frame.thisRef.value = fn(frame.thisRef.value);
         };
       case 'index': {
-        const inner = this.updater(n.obj);
-        const idx = this.expr(n.idx);
-        return (f, fn) => {
-          const i = idx(f);
-          const c = f.c;
-          inner(f, (cont) => setIndex(c, cont, i, fn(getIndex(cont, i))));
+        const inner = this.updater(n.target);
+        const idx = this.expression(n.index);
+        return (frame, fn) => {
+          const i = idx(frame);
+          const context = frame.context;
+          inner(frame, (cont) => setIndex(context, cont, i, fn(getIndex(cont, i))));
         };
       }
       case 'prop': {
-        const inner = this.updater(n.obj);
+        const inner = this.updater(n.target);
         const name = n.name;
-        return (f, fn) => {
-          const c = f.c;
-          inner(f, (cont) => {
+        return (frame, fn) => {
+          const context = frame.context;
+          inner(frame, (cont) => {
             if (!(cont instanceof Map)) {
-              throw rtError(
+              throw runtimeError(
                 'ErrorDotExpr',
                 `Cannot set property '${name}' of ${typeOf(cont)}`,
                 n.line,
                 n.col,
               );
             }
-            cont.set(name, own(fn(cont.get(name))));
-            checkSize(c, cont);
+            cont.set(name, ownedValue(fn(cont.get(name))));
+            checkSize(context, cont);
             return cont;
           });
         };
@@ -427,137 +424,138 @@ class Compiler {
 
   /** True when an optional access (`?.`/`?[`) earlier in the chain short-circuits on unit. */
   private chainSafe(n: Node): boolean {
-    if (n.k === 'prop' || n.k === 'index' || n.k === 'method') return n.safe || this.chainSafe(n.obj);
+    if (n.kind === 'prop' || n.kind === 'index' || n.kind === 'method')
+      return n.safe || this.chainSafe(n.target);
     return false;
   }
 
   private isPlace(n: Node): boolean {
     return (
-      n.k === 'var' ||
-      n.k === 'this' ||
-      ((n.k === 'index' || n.k === 'prop') && !n.safe && this.isPlace(n.obj))
+      n.kind === 'var' ||
+      n.kind === 'this' ||
+      ((n.kind === 'index' || n.kind === 'prop') && !n.safe && this.isPlace(n.target))
     );
   }
 
   // ---- expressions ----
 
   /** Compiles an expression whose value will be stored: containers read from places are copied. */
-  private owned(n: Node): Ev {
-    const e = this.expr(n);
-    if (FRESH.has(n.k) || (n.k === 'binary' && n.op !== '??')) return e;
-    return (f) => own(e(f));
+  private owned(n: Node): Evaluator {
+    const e = this.expression(n);
+    if (FRESH.has(n.kind) || (n.kind === 'binary' && n.op !== '??')) return e;
+    return (frame) => ownedValue(e(frame));
   }
 
-  private expr(n: Node): Ev {
-    switch (n.k) {
+  private expression(n: Node): Evaluator {
+    switch (n.kind) {
       case 'lit': {
-        const v = litValue(n.value);
-        return (f) => {
-          tick(f.c);
+        const v = literalValue(n.value);
+        return (frame) => {
+          countOperation(frame.context);
           return v;
         };
       }
       case 'interp': {
-        const parts = n.parts.map((p) => this.expr(p));
-        return (f) => {
-          tick(f.c);
+        const parts = n.parts.map((p) => this.expression(p));
+        return (frame) => {
+          countOperation(frame.context);
           let s = '';
-          for (const p of parts) s += toDisplay(p(f));
-          return checkString(f.c, s);
+          for (const p of parts) s += toDisplay(p(frame));
+          return checkString(frame.context, s);
         };
       }
       case 'var':
         return this.varRead(n.name, n.line, n.col);
       case 'global': {
         const name = n.name;
-        return (f) => {
-          tick(f.c);
-          const m = f.c.globalConsts;
+        return (frame) => {
+          countOperation(frame.context);
+          const m = frame.context.globalConstants;
           if (!m.has(name))
-            throw rtError('ErrorVariableNotFound', `Variable not found: global::${name}`, n.line, n.col);
+            throw runtimeError('ErrorVariableNotFound', `Variable not found: global::${name}`, n.line, n.col);
           return m.get(name);
         };
       }
       case 'this':
-        return (f) => {
-          tick(f.c);
-          if (!f.thisRef) throw rtError('ErrorUnboundThis', "'this' is not bound", n.line, n.col);
-          return f.thisRef.v;
+        return (frame) => {
+          countOperation(frame.context);
+          if (!frame.thisRef) throw runtimeError('ErrorUnboundThis', "'this' is not bound", n.line, n.col);
+          return frame.thisRef.value;
         };
       case 'array': {
         const items = n.items.map((x) => this.owned(x));
-        return (f) => {
-          tick(f.c);
-          const a: RValue[] = new Array<RValue>(items.length);
+        return (frame) => {
+          countOperation(frame.context);
+          const a: RhaiValue[] = new Array<RhaiValue>(items.length);
           let nested = false;
           for (let i = 0; i < items.length; i++) {
-            const v = items[i]!(f);
+            const v = items[i]!(frame);
             if (typeof v === 'object') nested = true;
             a[i] = v;
           }
-          if (nested) checkSize(f.c, a);
+          if (nested) checkSize(frame.context, a);
           return a;
         };
       }
       case 'map': {
         const keys = n.entries.map(([k]) => k);
         const vals = n.entries.map(([, v]) => this.owned(v));
-        return (f) => {
-          tick(f.c);
-          const m: RMap = new Map();
+        return (frame) => {
+          countOperation(frame.context);
+          const m: RhaiMap = new Map();
           let nested = false;
           for (let i = 0; i < keys.length; i++) {
-            const v = vals[i]!(f);
+            const v = vals[i]!(frame);
             if (typeof v === 'object') nested = true;
             m.set(keys[i]!, v);
           }
-          if (nested) checkSize(f.c, m);
+          if (nested) checkSize(frame.context, m);
           return m;
         };
       }
       case 'unary': {
-        const e = this.expr(n.e);
+        const e = this.expression(n.operand);
         const op = n.op;
-        return (f) => {
-          tick(f.c);
+        return (frame) => {
+          countOperation(frame.context);
           try {
-            return unary(op, e(f));
+            return unary(op, e(frame));
           } catch (err) {
-            throw withPos(err, n.line, n.col);
+            throw withPosition(err, n.line, n.col);
           }
         };
       }
       case 'binary':
         return this.binary(n);
       case 'range': {
-        const from = n.from ? this.expr(n.from) : undefined;
-        const to = n.to ? this.expr(n.to) : undefined;
-        const incl = n.incl;
-        return (f) => {
-          tick(f.c);
-          const a = from ? from(f) : 0;
-          const b = to ? to(f) : INT_MAX;
+        const from = n.from ? this.expression(n.from) : undefined;
+        const to = n.to ? this.expression(n.to) : undefined;
+        const incl = n.inclusive;
+        return (frame) => {
+          countOperation(frame.context);
+          const a = from ? from(frame) : 0;
+          const b = to ? to(frame) : INT_MAX;
           if (
             (typeof a !== 'number' && typeof a !== 'bigint') ||
             (typeof b !== 'number' && typeof b !== 'bigint')
           ) {
             throw noOperator(incl ? '..=' : '..', a, b);
           }
-          return new RRange(a, b, incl && to !== undefined);
+          return new RhaiRange(a, b, incl && to !== undefined);
         };
       }
       case 'index': {
-        const obj = this.expr(n.obj);
-        const idx = this.expr(n.idx);
+        const obj = this.expression(n.target);
+        const idx = this.expression(n.index);
         const safe = this.chainSafe(n);
-        return (f) => {
-          tick(f.c);
-          const o = obj(f);
+        return (frame) => {
+          countOperation(frame.context);
+          const o = obj(frame);
           if (safe && o === undefined) return undefined;
           try {
-            return getIndex(o, idx(f));
+            return getIndex(o, idx(frame));
           } catch (err) {
-            throw withPos(err, n.line, n.col);
+            throw withPosition(err, n.line, n.col);
           }
         };
       }
@@ -570,21 +568,21 @@ class Compiler {
       case 'closure':
         return this.closure(n.fn);
       case 'if': {
-        const cond = this.expr(n.cond);
-        const then = this.expr(n.then);
-        const els = n.else ? this.expr(n.else) : undefined;
-        return (f) => {
-          tick(f.c);
-          const v = cond(f);
-          if (v === true) return then(f);
+        const cond = this.expression(n.condition);
+        const then = this.expression(n.then);
+        const els = n.else ? this.expression(n.else) : undefined;
+        return (frame) => {
+          countOperation(frame.context);
+          const v = cond(frame);
+          if (v === true) return then(frame);
           if (v !== false)
-            throw rtError(
+            throw runtimeError(
               'ErrorMismatchDataType',
               `Expecting a bool condition, not ${typeOf(v)}`,
               n.line,
               n.col,
             );
-          return els ? els(f) : undefined;
+          return els ? els(frame) : undefined;
         };
       }
       case 'block':
@@ -600,72 +598,72 @@ class Compiler {
       case 'try':
         return this.tryCatch(n);
       default:
-        return this.stmt(n);
+        return this.statement(n);
     }
   }
 
-  private varRead(name: string, line: number, col: number): Ev {
+  private varRead(name: string, line: number, col: number): Evaluator {
     const ref = this.resolve(name);
-    if (ref.k === 'slot') {
+    if (ref.kind === 'slot') {
       const slot = ref.slot;
-      return (f) => {
-        tick(f.c);
-        const v = f.s[slot];
-        return v instanceof SharedCell ? v.v : v;
+      return (frame) => {
+        countOperation(frame.context);
+        const v = frame.slots[slot];
+        return v instanceof SharedCell ? v.value : v;
       };
     }
-    const notFound = (f: Frame): RValue => {
-      if (f.c.hasFnNamed(name)) return new FnPtr(name);
-      throw rtError('ErrorVariableNotFound', `Variable not found: ${name}`, line, col);
+    const notFound = (frame: Frame): RhaiValue => {
+      if (frame.context.hasFunctionNamed(name)) return new FunctionPointer(name);
+      throw runtimeError('ErrorVariableNotFound', `Variable not found: ${name}`, line, col);
     };
-    if (ref.k === 'ext') {
-      return (f) => {
-        tick(f.c);
-        const m = f.c.externals;
+    if (ref.kind === 'external') {
+      return (frame) => {
+        countOperation(frame.context);
+        const m = frame.context.externals;
         const v = m.get(name);
-        if (v === undefined && !m.has(name)) return notFound(f);
-        return v instanceof SharedCell ? v.v : v;
+        if (v === undefined && !m.has(name)) return notFound(frame);
+        return v instanceof SharedCell ? v.value : v;
       };
     }
-    return (f) => {
-      tick(f.c);
-      const d = f.dyn;
+    return (frame) => {
+      countOperation(frame.context);
+      const d = frame.dynamicScope;
       if (d) {
         const s = d.names.get(name);
-        if (s !== undefined) return readSlot(d.frame.s[s]);
-        const m = f.c.externals;
+        if (s !== undefined) return readSlot(d.frame.slots[s]);
+        const m = frame.context.externals;
         if (m.has(name)) return readSlot(m.get(name));
       }
-      return notFound(f);
+      return notFound(frame);
     };
   }
 
-  private binary(n: Extract<Node, { k: 'binary' }>): Ev {
-    const l = this.expr(n.l);
-    const r = this.expr(n.r);
+  private binary(n: Extract<Node, { kind: 'binary' }>): Evaluator {
+    const l = this.expression(n.left);
+    const r = this.expression(n.right);
     const op = n.op;
     const fail = (err: unknown): never => {
-      throw withPos(err, n.line, n.col);
+      throw withPosition(err, n.line, n.col);
     };
     switch (op) {
       case '&&':
       case '||': {
         const isAnd = op === '&&';
-        return (f) => {
-          tick(f.c);
-          const a = l(f);
+        return (frame) => {
+          countOperation(frame.context);
+          const a = l(frame);
           if (typeof a !== 'boolean') return fail(noOperator(op, a, undefined));
           if (a !== isAnd) return a;
-          const b = r(f);
+          const b = r(frame);
           if (typeof b !== 'boolean') return fail(noOperator(op, a, b));
           return b;
         };
       }
       case '??':
-        return (f) => {
-          tick(f.c);
-          const a = l(f);
-          return a === undefined ? r(f) : a;
+        return (frame) => {
+          countOperation(frame.context);
+          const a = l(frame);
+          return a === undefined ? r(frame) : a;
         };
       case '==':
       case '!=':
@@ -673,10 +671,10 @@ class Compiler {
       case '<=':
       case '>':
       case '>=':
-        return (f) => {
-          tick(f.c);
-          const a = l(f);
-          const b = r(f);
+        return (frame) => {
+          countOperation(frame.context);
+          const a = l(frame);
+          const b = r(frame);
           if (typeof a === 'number' && typeof b === 'number') {
             switch (op) {
               case '<':
@@ -698,10 +696,10 @@ class Compiler {
       case 'in':
       case '!in': {
         const neg = op === '!in';
-        return (f) => {
-          tick(f.c);
-          const a = l(f);
-          const b = r(f);
+        return (frame) => {
+          countOperation(frame.context);
+          const a = l(frame);
+          const b = r(frame);
           try {
             return contains(a, b) !== neg;
           } catch (err) {
@@ -710,29 +708,29 @@ class Compiler {
         };
       }
       case '+':
-        return (f) => {
-          const c = f.c;
-          tick(c);
-          const a = l(f);
-          const b = r(f);
+        return (frame) => {
+          const context = frame.context;
+          countOperation(context);
+          const a = l(frame);
+          const b = r(frame);
           if (typeof a === 'number' && typeof b === 'number') {
             const x = a + b;
             if (Number.isSafeInteger(x)) return x;
           }
           try {
-            return arith(c, op, a, b);
+            return binaryOperation(context, op, a, b);
           } catch (err) {
             return fail(err);
           }
         };
       default:
-        return (f) => {
-          const c = f.c;
-          tick(c);
-          const a = l(f);
-          const b = r(f);
+        return (frame) => {
+          const context = frame.context;
+          countOperation(context);
+          const a = l(frame);
+          const b = r(frame);
           try {
-            return arith(c, op, a, b);
+            return binaryOperation(context, op, a, b);
           } catch (err) {
             return fail(err);
           }
@@ -740,79 +738,79 @@ class Compiler {
     }
   }
 
-  private prop(n: Extract<Node, { k: 'prop' }>): Ev {
-    const obj = this.expr(n.obj);
+  private prop(n: Extract<Node, { kind: 'prop' }>): Evaluator {
+    const obj = this.expression(n.target);
     const name = n.name;
     const safe = this.chainSafe(n);
     const getter = lookupBuiltin(name);
-    return (f) => {
-      tick(f.c);
-      const o = obj(f);
+    return (frame) => {
+      countOperation(frame.context);
+      const o = obj(frame);
       if (o instanceof Map) return o.get(name);
       if (safe && o === undefined) return undefined;
       if (getter && getter.min <= 1 && getter.max >= 1) {
         try {
-          return getter.fn(f.c, [o]);
+          return getter.fn(frame.context, [o]);
         } catch (err) {
-          throw withPos(err, n.line, n.col);
+          throw withPosition(err, n.line, n.col);
         }
       }
-      throw rtError('ErrorDotExpr', `Unknown property '${name}' of ${typeOf(o)}`, n.line, n.col);
+      throw runtimeError('ErrorDotExpr', `Unknown property '${name}' of ${typeOf(o)}`, n.line, n.col);
     };
   }
 
-  private args(nodes: Node[]): (f: Frame) => RValue[] {
+  private args(nodes: Node[]): (frame: Frame) => RhaiValue[] {
     const evs = nodes.map((a) => this.owned(a));
     const n = evs.length;
     if (n === 0) return () => [];
     if (n === 1) {
       const a = evs[0]!;
-      return (f) => [a(f)];
+      return (frame) => [a(frame)];
     }
-    return (f) => {
-      const out = new Array<RValue>(n);
-      for (let i = 0; i < n; i++) out[i] = evs[i]!(f);
+    return (frame) => {
+      const out = new Array<RhaiValue>(n);
+      for (let i = 0; i < n; i++) out[i] = evs[i]!(frame);
       return out;
     };
   }
 
-  private rawArgs(nodes: Node[]): (f: Frame) => RValue[] {
-    const evs = nodes.map((a) => this.expr(a));
-    return (f) => evs.map((e) => e(f));
+  private rawArgs(nodes: Node[]): (frame: Frame) => RhaiValue[] {
+    const evs = nodes.map((a) => this.expression(a));
+    return (frame) => evs.map((e) => e(frame));
   }
 
-  private call(n: Extract<Node, { k: 'call' }>): Ev {
+  private call(n: Extract<Node, { kind: 'call' }>): Evaluator {
     const { name, line, col } = n;
     const argc = n.args.length;
     const at = (err: unknown): never => {
-      throw withPos(err, line, col);
+      throw withPosition(err, line, col);
     };
-    if (n.ns.length > 0) {
-      const full = `${n.ns.join('::')}::${name}`;
-      return () => at(rtError('ErrorFunctionNotFound', `Function not found: ${full}`));
+    if (n.namespace.length > 0) {
+      const full = `${n.namespace.join('::')}::${name}`;
+      return () => at(runtimeError('ErrorFunctionNotFound', `Function not found: ${full}`));
     }
     const special = this.specialCall(n);
     if (special) return special;
-    const sf = this.fns.get(`${name}/${argc}`);
+    const sf = this.functions.get(`${name}/${argc}`);
     if (sf) {
       const args = this.args(n.args);
       if (n.bang) {
         const names = this.visibleNames();
-        return (f) => {
-          tick(f.c);
-          const dyn: DynScope = { frame: f, names };
+        return (frame) => {
+          countOperation(frame.context);
+          const dyn: DynamicScope = { frame, names };
           try {
-            return callScript(f.c, sf, undefined, args(f), dyn);
+            return callScript(frame.context, sf, undefined, args(frame), dyn);
           } catch (err) {
             return at(err);
           }
         };
       }
-      return (f) => {
-        tick(f.c);
-        const argv = args(f);
+      return (frame) => {
+        countOperation(frame.context);
+        const argv = args(frame);
         try {
-          return callScript(f.c, sf, undefined, argv);
+          return callScript(frame.context, sf, undefined, argv);
         } catch (err) {
           return at(err);
         }
@@ -822,17 +820,17 @@ class Compiler {
     if (b && argc >= b.min && argc <= b.max) {
       const args = this.rawArgs(n.args);
       const first = n.args[0];
-      const setBack = first && first.k === 'var' ? this.setter(first) : undefined;
+      const setBack = first && first.kind === 'var' ? this.setter(first) : undefined;
       const fn = b.fn;
-      return (f) => {
-        const c = f.c;
-        tick(c);
-        const argv = args(f);
+      return (frame) => {
+        const context = frame.context;
+        countOperation(context);
+        const argv = args(frame);
         const orig = argv[0];
         try {
-          const r = fn(c, argv);
-          if (setBack && argv[0] !== orig) setBack(f, argv[0]);
-          return checkResult(c, r);
+          const r = fn(context, argv);
+          if (setBack && argv[0] !== orig) setBack(frame, argv[0]);
+          return checkResult(context, r);
         } catch (err) {
           return at(err);
         }
@@ -841,70 +839,75 @@ class Compiler {
     // A variable holding a function pointer can be called like a function.
     const ptr = this.isVisible(name) || this.scope.kind !== 'fn' ? this.varRead(name, line, col) : undefined;
     const args = this.args(n.args);
-    return (f) => {
-      tick(f.c);
-      const argv = args(f);
+    return (frame) => {
+      countOperation(frame.context);
+      const argv = args(frame);
       try {
-        const p = ptr ? ptr(f) : undefined;
-        if (p instanceof FnPtr) return callFnPtr(f.c, p, undefined, argv);
+        const p = ptr ? ptr(frame) : undefined;
+        if (p instanceof FunctionPointer) return callFunctionPointer(frame.context, p, undefined, argv);
       } catch (err) {
         if (!(err instanceof RhaiError && err.kind === 'ErrorVariableNotFound')) return at(err);
       }
       return at(
-        rtError('ErrorFunctionNotFound', `Function not found: ${name} (${argv.map(typeOf).join(', ')})`),
+        runtimeError('ErrorFunctionNotFound', `Function not found: ${name} (${argv.map(typeOf).join(', ')})`),
       );
     };
   }
 
-  private specialCall(n: Extract<Node, { k: 'call' }>): Ev | undefined {
+  private specialCall(n: Extract<Node, { kind: 'call' }>): Evaluator | undefined {
     const { name, line, col } = n;
     const argc = n.args.length;
     const at = (err: unknown): never => {
-      throw withPos(err, line, col);
+      throw withPosition(err, line, col);
     };
     if (name === 'is_def_var' && argc === 1) {
       const a = n.args[0]!;
-      const known = a.k === 'lit' && a.value.t === 'str' && this.isVisible(a.value.v);
-      const arg = this.expr(a);
-      return (f) => {
-        tick(f.c);
+      const known = a.kind === 'lit' && a.value.type === 'str' && this.isVisible(a.value.value);
+      const arg = this.expression(a);
+      return (frame) => {
+        countOperation(frame.context);
         if (known) return true;
-        const v = arg(f);
-        return typeof v === 'string' && (f.c.externals.has(v) || (f.dyn?.names.has(v) ?? false));
+        const v = arg(frame);
+        return (
+          typeof v === 'string' &&
+          (frame.context.externals.has(v) || (frame.dynamicScope?.names.has(v) ?? false))
+        );
       };
     }
     if (name === 'is_shared' && argc === 1) {
       const a = n.args[0]!;
-      if (a.k !== 'var') return () => false;
+      if (a.kind !== 'var') return () => false;
       const ref = this.resolve(a.name);
-      return (f) => {
-        tick(f.c);
-        if (ref.k === 'slot') return f.s[ref.slot] instanceof SharedCell;
-        if (ref.k === 'ext') return f.c.externals.get(a.name) instanceof SharedCell;
+      return (frame) => {
+        countOperation(frame.context);
+        if (ref.kind === 'slot') return frame.slots[ref.slot] instanceof SharedCell;
+        if (ref.kind === 'external') return frame.context.externals.get(a.name) instanceof SharedCell;
         return false;
       };
     }
     if (name === 'is_def_fn' && (argc === 1 || argc === 2)) {
       const args = this.rawArgs(n.args);
-      return (f) => {
-        tick(f.c);
-        const [nm, ar] = args(f);
+      return (frame) => {
+        countOperation(frame.context);
+        const [nm, ar] = args(frame);
         if (typeof nm !== 'string') return false;
-        if (argc === 1) return f.c.hasFnNamed(nm);
-        return typeof ar === 'number' && f.c.scriptFn(nm, ar) !== undefined;
+        if (argc === 1) return frame.context.hasFunctionNamed(nm);
+        return typeof ar === 'number' && frame.context.scriptFunction(nm, ar) !== undefined;
       };
     }
-    if ((name === 'call' || name === 'curry') && argc >= 1 && !this.fns.has(`${name}/${argc}`)) {
+    if ((name === 'call' || name === 'curry') && argc >= 1 && !this.functions.has(`${name}/${argc}`)) {
       const args = this.args(n.args);
       const isCall = name === 'call';
       const names = n.bang ? this.visibleNames() : undefined;
-      return (f) => {
-        tick(f.c);
-        const argv = args(f);
+      return (frame) => {
+        countOperation(frame.context);
+        const argv = args(frame);
         try {
-          const fp = asFnPtr(argv[0]);
-          const dyn: DynScope | undefined = names ? { frame: f, names } : undefined;
-          return isCall ? callFnPtr(f.c, fp, undefined, argv.slice(1), dyn) : fp.withCurried(argv.slice(1));
+          const fp = asFunctionPointer(argv[0]);
+          const dyn: DynamicScope | undefined = names ? { frame, names } : undefined;
+          return isCall
+            ? callFunctionPointer(frame.context, fp, undefined, argv.slice(1), dyn)
+            : fp.withCurried(argv.slice(1));
         } catch (err) {
           return at(err);
         }
@@ -913,77 +916,79 @@ class Compiler {
     return undefined;
   }
 
-  private setter(n: Node): ((f: Frame, v: RValue) => void) | undefined {
+  private setter(n: Node): ((frame: Frame, v: RhaiValue) => void) | undefined {
     if (!this.isPlace(n)) return undefined;
     const upd = this.updater(n);
-    return (f, v) => upd(f, () => v);
+    return (frame, v) => upd(frame, () => v);
   }
 
-  private method(n: Extract<Node, { k: 'method' }>): Ev {
+  private method(n: Extract<Node, { kind: 'method' }>): Evaluator {
     const { name, line, col } = n;
     const safe = this.chainSafe(n);
     const argc = n.args.length;
-    const obj = this.expr(n.obj);
-    const setBack = this.setter(n.obj);
-    const sharedSlot = n.obj.k === 'var' ? this.resolve(n.obj.name) : undefined;
+    const obj = this.expression(n.target);
+    const setBack = this.setter(n.target);
+    const sharedSlot = n.target.kind === 'var' ? this.resolve(n.target.name) : undefined;
     const at = (err: unknown): never => {
-      throw withPos(err, line, col);
+      throw withPosition(err, line, col);
     };
-    const sf = this.fns.get(`${name}/${argc}`);
+    const sf = this.functions.get(`${name}/${argc}`);
     const b = lookupBuiltin(name);
     const args = sf ? this.args(n.args) : this.rawArgs(n.args);
     const ownedArgs = sf ? args : this.args(n.args);
-    return (f) => {
-      const c = f.c;
-      tick(c);
-      const recv = obj(f);
+    return (frame) => {
+      const context = frame.context;
+      countOperation(context);
+      const recv = obj(frame);
       if (safe && recv === undefined) return undefined;
       try {
         if (sf) {
-          const ref: ThisRef = { v: recv };
-          const r = callScript(c, sf, ref, args(f));
-          if (ref.v !== recv && setBack) setBack(f, ref.v);
+          const ref: ThisReference = { value: recv };
+          const r = callScript(context, sf, ref, args(frame));
+          if (ref.value !== recv && setBack) setBack(frame, ref.value);
           return r;
         }
         if (name === 'call' || name === 'curry') {
-          if (recv instanceof FnPtr) {
-            const argv = ownedArgs(f);
-            return name === 'call' ? callFnPtr(c, recv, undefined, argv) : recv.withCurried(argv);
+          if (recv instanceof FunctionPointer) {
+            const argv = ownedArgs(frame);
+            return name === 'call'
+              ? callFunctionPointer(context, recv, undefined, argv)
+              : recv.withCurried(argv);
           }
           if (name === 'call' && argc >= 1) {
-            const argv = ownedArgs(f);
-            const fp = asFnPtr(argv[0]);
-            if (sharedSlot?.k === 'slot' && fp.closure) {
-              const cell = f.s[sharedSlot.slot];
+            const argv = ownedArgs(frame);
+            const fp = asFunctionPointer(argv[0]);
+            if (sharedSlot?.kind === 'slot' && fp.closure) {
+              const cell = frame.slots[sharedSlot.slot];
               if (cell instanceof SharedCell && fp.closure.cells.includes(cell)) {
-                throw rtError(
+                throw runtimeError(
                   'ErrorDataRace',
                   'Data race: the object of the call is captured by the closure',
                 );
               }
             }
-            const ref: ThisRef = { v: recv };
-            const r = callFnPtr(c, fp, ref, argv.slice(1));
-            if (ref.v !== recv && setBack) setBack(f, ref.v);
+            const ref: ThisReference = { value: recv };
+            const r = callFunctionPointer(context, fp, ref, argv.slice(1));
+            if (ref.value !== recv && setBack) setBack(frame, ref.value);
             return r;
           }
         }
         if (b && argc + 1 >= b.min && argc + 1 <= b.max) {
-          const argv = args(f);
+          const argv = args(frame);
           argv.unshift(recv);
-          const r = b.fn(c, argv);
-          if (argv[0] !== recv && setBack) setBack(f, argv[0]);
-          return checkResult(c, r);
+          const r = b.fn(context, argv);
+          if (argv[0] !== recv && setBack) setBack(frame, argv[0]);
+          return checkResult(context, r);
         }
         if (recv instanceof Map) {
           const fp = recv.get(name);
-          if (fp instanceof FnPtr) {
-            const ref: ThisRef = { v: recv };
-            return callFnPtr(c, fp, ref, ownedArgs(f));
+          if (fp instanceof FunctionPointer) {
+            const ref: ThisReference = { value: recv };
+            return callFunctionPointer(context, fp, ref, ownedArgs(frame));
           }
         }
-        const argv = args(f);
-        throw rtError(
+        const argv = args(frame);
+        throw runtimeError(
           'ErrorFunctionNotFound',
           `Function not found: ${name} (${[recv, ...argv].map(typeOf).join(', ')})`,
         );
@@ -993,111 +998,111 @@ class Compiler {
     };
   }
 
-  private closure(def: FnDef): Ev {
-    const scope = new FnScope('closure', this.scope);
+  private closure(def: FunctionDefinition): Evaluator {
+    const scope = new FunctionScope('closure', this.scope);
     const saved = [this.scope, this.blockDepth] as const;
     this.scope = scope;
     this.blockDepth = 1;
     for (const p of def.params) scope.declare(p, false);
-    const body = this.stmt(def.body);
+    const body = this.statement(def.body);
     [this.scope, this.blockDepth] = saved;
     const params = def.params.length;
     const captures = scope.captures;
     const id = `anon$${this.closureId++}`;
-    return (f) => {
-      const c = f.c;
-      tick(c);
-      const cells: SharedCell[] = captures.map((cap) => cellOf(f, cap.from, cap.name));
-      const nslots = scope.nslots;
+    return (frame) => {
+      const context = frame.context;
+      countOperation(context);
+      const cells: SharedCell[] = captures.map((cap) => cellOf(frame, cap.from, cap.name));
+      const slotCount = scope.slotCount;
       const closure: ClosureValue = {
         params,
         cells,
         invoke: (thisRef, args) => {
-          if (c.level >= c.limits.maxCallLevels)
-            throw rtError('ErrorStackOverflow', 'Stack overflow calling a closure');
-          tick(c);
-          const slots: Slot[] = new Array<Slot>(nslots);
+          if (context.callDepth >= context.limits.maxCallLevels)
+            throw runtimeError('ErrorStackOverflow', 'Stack overflow calling a closure');
+          countOperation(context);
+          const slots: Slot[] = new Array<Slot>(slotCount);
           for (let i = 0; i < args.length; i++) slots[i] = args[i];
           for (let i = 0; i < captures.length; i++) slots[captures[i]!.slot] = cells[i];
-          c.level++;
+          context.callDepth++;
           try {
-            let r = body(new Frame(c, slots, thisRef, undefined));
-            if (c.ctl === CTL_RETURN) {
-              r = c.ctlValue;
-              c.ctlValue = undefined;
+            let r = body(new Frame(context, slots, thisRef, undefined));
+            if (context.control === 'return') {
+              r = context.controlValue;
+              context.controlValue = undefined;
             }
-            c.ctl = CTL_NONE;
-            return own(r);
+            context.control = 'none';
+            return ownedValue(r);
           } catch (err) {
-            throw wrapFnError(err, id);
+            throw wrapFunctionError(err, id);
           } finally {
-            c.level--;
+            context.callDepth--;
           }
         },
       };
-      return new FnPtr(id, [], closure);
+      return new FunctionPointer(id, [], closure);
     };
   }
 
-  private loopResult(f: Frame): { stop: boolean; value: RValue } | undefined {
-    const c = f.c;
-    if (c.ctl === CTL_NONE) return undefined;
-    if (c.ctl === CTL_CONTINUE) {
-      c.ctl = CTL_NONE;
+  private loopResult(frame: Frame): { stop: boolean; value: RhaiValue } | undefined {
+    const context = frame.context;
+    if (context.control === 'none') return undefined;
+    if (context.control === 'continue') {
+      context.control = 'none';
       return undefined;
     }
-    if (c.ctl === CTL_BREAK) {
-      c.ctl = CTL_NONE;
-      const value = c.ctlValue;
-      c.ctlValue = undefined;
+    if (context.control === 'break') {
+      context.control = 'none';
+      const value = context.controlValue;
+      context.controlValue = undefined;
       return { stop: true, value };
     }
     return { stop: true, value: undefined };
   }
 
-  private whileLoop(n: Extract<Node, { k: 'while' }>): Ev {
-    const cond = n.cond ? this.expr(n.cond) : undefined;
-    const body = this.expr(n.body);
-    return (f) => {
-      const c = f.c;
+  private whileLoop(n: Extract<Node, { kind: 'while' }>): Evaluator {
+    const cond = n.condition ? this.expression(n.condition) : undefined;
+    const body = this.expression(n.body);
+    return (frame) => {
+      const context = frame.context;
       for (;;) {
-        tick(c);
+        countOperation(context);
         if (cond) {
-          const v = cond(f);
+          const v = cond(frame);
           if (v === false) return undefined;
           if (v !== true)
-            throw rtError(
+            throw runtimeError(
               'ErrorMismatchDataType',
               `Expecting a bool condition, not ${typeOf(v)}`,
               n.line,
               n.col,
             );
         }
-        body(f);
-        if (c.ctl !== CTL_NONE) {
-          const r = this.loopResult(f);
+        body(frame);
+        if (context.control !== 'none') {
+          const r = this.loopResult(frame);
           if (r) return r.value;
         }
       }
     };
   }
 
-  private doLoop(n: Extract<Node, { k: 'do' }>): Ev {
-    const cond = this.expr(n.cond);
-    const body = this.expr(n.body);
+  private doLoop(n: Extract<Node, { kind: 'do' }>): Evaluator {
+    const cond = this.expression(n.condition);
+    const body = this.expression(n.body);
     const until = n.until;
-    return (f) => {
-      const c = f.c;
+    return (frame) => {
+      const context = frame.context;
       for (;;) {
-        tick(c);
-        body(f);
-        if (c.ctl !== CTL_NONE) {
-          const r = this.loopResult(f);
+        countOperation(context);
+        body(frame);
+        if (context.control !== 'none') {
+          const r = this.loopResult(frame);
           if (r) return r.value;
         }
-        const v = cond(f);
+        const v = cond(frame);
         if (typeof v !== 'boolean')
-          throw rtError(
+          throw runtimeError(
             'ErrorMismatchDataType',
             `Expecting a bool condition, not ${typeOf(v)}`,
             n.line,
@@ -1108,33 +1113,33 @@ class Compiler {
     };
   }
 
-  private forLoop(n: Extract<Node, { k: 'for' }>): Ev {
+  private forLoop(n: Extract<Node, { kind: 'for' }>): Evaluator {
     const iter = this.owned(n.iter);
     const mark = this.scope.vars.length;
     this.blockDepth++;
     const slot = this.scope.declare(n.name, false).slot;
     const counter = n.counter !== undefined ? this.scope.declare(n.counter, false).slot : -1;
-    const body = this.expr(n.body);
+    const body = this.expression(n.body);
     this.blockDepth--;
     this.scope.vars.length = mark;
-    return (f) => {
-      const c = f.c;
-      tick(c);
-      const src = iter(f);
+    return (frame) => {
+      const context = frame.context;
+      countOperation(context);
+      const src = iter(frame);
       let i = 0;
-      const step = (v: RValue): { stop: boolean; value: RValue } | undefined => {
-        tick(c);
-        f.s[slot] = v;
-        if (counter >= 0) f.s[counter] = i;
+      const step = (v: RhaiValue): { stop: boolean; value: RhaiValue } | undefined => {
+        countOperation(context);
+        frame.slots[slot] = v;
+        if (counter >= 0) frame.slots[counter] = i;
         i++;
-        body(f);
-        return c.ctl !== CTL_NONE ? this.loopResult(f) : undefined;
+        body(frame);
+        return context.control !== 'none' ? this.loopResult(frame) : undefined;
       };
-      if (src instanceof RRange) {
+      if (src instanceof RhaiRange) {
         if (typeof src.from === 'number' && typeof src.to === 'number' && typeof src.step === 'number') {
           const s = src.step;
-          if (s === 0) throw rtError('ErrorArithmetic', 'Step value cannot be zero', n.line, n.col);
-          const end = src.incl ? src.to + (s > 0 ? 1 : -1) : src.to;
+          if (s === 0) throw runtimeError('ErrorArithmetic', 'Step value cannot be zero', n.line, n.col);
+          const end = src.inclusive ? src.to + (s > 0 ? 1 : -1) : src.to;
           for (let x = src.from; s > 0 ? x < end : x > end; x += s) {
             const r = step(x);
             if (r) return r.value;
@@ -1143,26 +1148,26 @@ class Compiler {
         }
         const s = BigInt(src.step);
         const end = BigInt(src.to);
-        for (let x = BigInt(src.from); s > 0n ? (src.incl ? x <= end : x < end) : x > end; x += s) {
+        for (let x = BigInt(src.from); s > 0n ? (src.inclusive ? x <= end : x < end) : x > end; x += s) {
           const num = Number(x);
           const r = step(Number.isSafeInteger(num) ? num : x);
           if (r) return r.value;
         }
         return undefined;
       }
-      if (src instanceof RFloatRange) {
-        if (src.step === 0) throw rtError('ErrorArithmetic', 'Step value cannot be zero', n.line, n.col);
+      if (src instanceof RhaiFloatRange) {
+        if (src.step === 0) throw runtimeError('ErrorArithmetic', 'Step value cannot be zero', n.line, n.col);
         for (let x = src.from; src.step > 0 ? x < src.to : x > src.to; x += src.step) {
-          const r = step(new RFloat(x));
+          const r = step(new RhaiFloat(x));
           if (r) return r.value;
         }
         return undefined;
       }
-      let items: readonly RValue[];
+      let items: readonly RhaiValue[];
       if (Array.isArray(src)) items = src;
-      else if (typeof src === 'string') items = chars(src).map((ch) => new RChar(ch));
-      else if (src instanceof RBlob) items = Array.from(src.bytes);
-      else throw rtError('ErrorFor', `Cannot iterate over ${typeOf(src)}`, n.line, n.col);
+      else if (typeof src === 'string') items = chars(src).map((ch) => new RhaiChar(ch));
+      else if (src instanceof RhaiBlob) items = Array.from(src.bytes);
+      else throw runtimeError('ErrorFor', `Cannot iterate over ${typeOf(src)}`, n.line, n.col);
       for (const x of items) {
         const r = step(x);
         if (r) return r.value;
@@ -1171,56 +1176,56 @@ class Compiler {
     };
   }
 
-  private switchExpr(n: Extract<Node, { k: 'switch' }>): Ev {
-    const subject = this.expr(n.subject);
+  private switchExpr(n: Extract<Node, { kind: 'switch' }>): Evaluator {
+    const subject = this.expression(n.subject);
     const cases = n.cases.map((cs) => ({
-      values: cs.values.map(litValue),
+      values: cs.values.map(literalValue),
       ranges: cs.ranges,
-      cond: cs.cond ? this.expr(cs.cond) : undefined,
-      body: this.expr(cs.body),
+      cond: cs.condition ? this.expression(cs.condition) : undefined,
+      body: this.expression(cs.body),
     }));
-    const def = n.def ? this.expr(n.def) : undefined;
-    return (f) => {
-      tick(f.c);
-      const v = subject(f);
+    const def = n.defaultCase ? this.expression(n.defaultCase) : undefined;
+    return (frame) => {
+      countOperation(frame.context);
+      const v = subject(frame);
       const t = typeOf(v);
       for (const cs of cases) {
         let hit = cs.values.some((x) => typeOf(x) === t && valuesEqual(x, v));
         if (!hit && (typeof v === 'number' || typeof v === 'bigint')) {
-          hit = cs.ranges.some((r) => v >= r.from && (r.incl ? v <= r.to : v < r.to));
+          hit = cs.ranges.some((r) => v >= r.from && (r.inclusive ? v <= r.to : v < r.to));
         }
-        if (hit && (!cs.cond || cs.cond(f) === true)) return cs.body(f);
+        if (hit && (!cs.cond || cs.cond(frame) === true)) return cs.body(frame);
       }
-      return def ? def(f) : undefined;
+      return def ? def(frame) : undefined;
     };
   }
 
-  private tryCatch(n: Extract<Node, { k: 'try' }>): Ev {
-    const body = this.expr(n.body);
+  private tryCatch(n: Extract<Node, { kind: 'try' }>): Evaluator {
+    const body = this.expression(n.body);
     const mark = this.scope.vars.length;
     const errSlot = n.errVar !== undefined ? this.scope.declare(n.errVar, false).slot : -1;
     this.blockDepth++;
-    const handler = this.expr(n.handler);
+    const handler = this.expression(n.handler);
     this.blockDepth--;
     this.scope.vars.length = mark;
-    return (f) => {
-      const c = f.c;
-      tick(c);
-      const level = c.level;
+    return (frame) => {
+      const context = frame.context;
+      countOperation(context);
+      const level = context.callDepth;
       try {
-        return body(f);
+        return body(frame);
       } catch (err) {
         const e = err instanceof RangeError ? new RhaiError('ErrorStackOverflow', 'Stack overflow') : err;
         if (!(e instanceof RhaiError) || !isCatchable(e)) throw e;
-        c.level = level;
-        c.ctl = CTL_NONE;
-        if (errSlot >= 0) f.s[errSlot] = errorValue(e);
-        const prev = c.caught;
-        c.caught = e;
+        context.callDepth = level;
+        context.control = 'none';
+        if (errSlot >= 0) frame.slots[errSlot] = errorValue(e);
+        const prev = context.caught;
+        context.caught = e;
         try {
-          return handler(f);
+          return handler(frame);
         } finally {
-          c.caught = prev;
+          context.caught = prev;
         }
       }
     };
@@ -1239,10 +1244,10 @@ function isCatchable(e: RhaiError): boolean {
 }
 
 /** The value a `catch (err)` variable receives: the thrown value, or a map describing the error. */
-function errorValue(e: RhaiError): RValue {
+function errorValue(e: RhaiError): RhaiValue {
   const root = rootError(e);
-  if (root.kind === 'ErrorRuntime') return root.thrown as RValue;
-  const m: RMap = new Map();
+  if (root.kind === 'ErrorRuntime') return root.thrown as RhaiValue;
+  const m: RhaiMap = new Map();
   m.set('message', root.message);
   if (root.line > 0) {
     m.set('line', root.line);
@@ -1251,16 +1256,16 @@ function errorValue(e: RhaiError): RValue {
   return m;
 }
 
-function cellOf(f: Frame, from: Ref, name: string): SharedCell {
-  if (from.k === 'slot') {
-    const v = f.s[from.slot];
-    if (v instanceof SharedCell && v !== UNBOUND) return v;
+function cellOf(frame: Frame, from: VariableReference, name: string): SharedCell {
+  if (from.kind === 'slot') {
+    const v = frame.slots[from.slot];
+    if (v instanceof SharedCell && v !== unboundSlot) return v;
     const cell = new SharedCell(v instanceof SharedCell ? undefined : v);
-    f.s[from.slot] = cell;
+    frame.slots[from.slot] = cell;
     return cell;
   }
-  if (from.k === 'ext') {
-    const m = f.c.externals;
+  if (from.kind === 'external') {
+    const m = frame.context.externals;
     const v = m.get(name);
     if (v instanceof SharedCell) return v;
     const cell = new SharedCell(v);
@@ -1271,28 +1276,28 @@ function cellOf(f: Frame, from: Ref, name: string): SharedCell {
 }
 
 /** `a op= b`: arrays and maps grow in place, everything else as the binary operator. */
-function compound(c: Frame['c'], op: string, a: RValue, b: RValue): RValue {
+function compound(context: Frame['context'], op: string, a: RhaiValue, b: RhaiValue): RhaiValue {
   if (op === '+') {
     if (typeof a === 'number' && typeof b === 'number') {
       const x = a + b;
       if (Number.isSafeInteger(x)) return x;
     } else if (typeof a === 'string' && typeof b === 'string') {
-      return checkString(c, a + b);
+      return checkString(context, a + b);
     } else if (Array.isArray(a)) {
-      if (Array.isArray(b)) for (const x of b) a.push(own(x));
-      else a.push(own(b));
-      checkSize(c, a);
+      if (Array.isArray(b)) for (const x of b) a.push(ownedValue(x));
+      else a.push(ownedValue(b));
+      checkSize(context, a);
       return a;
     } else if (a instanceof Map && b instanceof Map) {
-      for (const [k, v] of b) a.set(k, own(v));
-      checkSize(c, a);
+      for (const [k, v] of b) a.set(k, ownedValue(v));
+      checkSize(context, a);
       return a;
-    } else if (a instanceof RBlob && typeof b === 'number') {
+    } else if (a instanceof RhaiBlob && typeof b === 'number') {
       const r = new Uint8Array(a.bytes.length + 1);
       r.set(a.bytes);
       r[a.bytes.length] = b & 0xff;
-      return new RBlob(r);
+      return new RhaiBlob(r);
     }
   }
-  return arith(c, op, a, b);
+  return binaryOperation(context, op, a, b);
 }

@@ -6,19 +6,19 @@ const MIN = -(1n << 63n);
 const MAX = (1n << 63n) - 1n;
 
 /** Thrown for overflow, division by zero and friends; positions are added by the caller. */
-export function arithmetic(message: string): RhaiError {
+export function arithmeticError(message: string): RhaiError {
   return new RhaiError('ErrorArithmetic', message);
 }
 
 /** Converts a bigint result into the canonical INT form, failing on i64 overflow. */
-export function fromBig(b: bigint, what = 'Arithmetic overflow'): number | bigint {
-  if (b < MIN || b > MAX) throw arithmetic(what);
+export function fromBigInt(b: bigint, what = 'Arithmetic overflow'): number | bigint {
+  if (b < MIN || b > MAX) throw arithmeticError(what);
   const n = Number(b);
   return Number.isSafeInteger(n) ? n : b;
 }
 
 /** The INT as a bigint. */
-export function big(a: number | bigint): bigint {
+export function toBigInt(a: number | bigint): bigint {
   return typeof a === 'bigint' ? a : BigInt(a);
 }
 
@@ -28,7 +28,7 @@ export function addInt(a: number | bigint, b: number | bigint): number | bigint 
     const r = a + b;
     if (Number.isSafeInteger(r)) return r;
   }
-  return fromBig(big(a) + big(b), `Addition overflow: ${a} + ${b}`);
+  return fromBigInt(toBigInt(a) + toBigInt(b), `Addition overflow: ${a} + ${b}`);
 }
 
 /** Checked `-`. */
@@ -37,7 +37,7 @@ export function subInt(a: number | bigint, b: number | bigint): number | bigint 
     const r = a - b;
     if (Number.isSafeInteger(r)) return r;
   }
-  return fromBig(big(a) - big(b), `Subtraction overflow: ${a} - ${b}`);
+  return fromBigInt(toBigInt(a) - toBigInt(b), `Subtraction overflow: ${a} - ${b}`);
 }
 
 /** Checked `*`. */
@@ -46,59 +46,59 @@ export function mulInt(a: number | bigint, b: number | bigint): number | bigint 
     const r = a * b;
     if (Number.isSafeInteger(r)) return r === 0 ? 0 : r;
   }
-  return fromBig(big(a) * big(b), `Multiplication overflow: ${a} * ${b}`);
+  return fromBigInt(toBigInt(a) * toBigInt(b), `Multiplication overflow: ${a} * ${b}`);
 }
 
 /** Checked `/`, truncating toward zero. */
 export function divInt(a: number | bigint, b: number | bigint): number | bigint {
-  if (b === 0 || b === 0n) throw arithmetic(`Division by zero: ${a} / ${b}`);
+  if (b === 0 || b === 0n) throw arithmeticError(`Division by zero: ${a} / ${b}`);
   if (typeof a === 'number' && typeof b === 'number') {
     const r = (a - (a % b)) / b;
     return r === 0 ? 0 : r;
   }
-  return fromBig(big(a) / big(b), `Division overflow: ${a} / ${b}`);
+  return fromBigInt(toBigInt(a) / toBigInt(b), `Division overflow: ${a} / ${b}`);
 }
 
 /** Checked `%` (sign of the dividend, as Rust). */
 export function modInt(a: number | bigint, b: number | bigint): number | bigint {
-  if (b === 0 || b === 0n) throw arithmetic(`Modulo division by zero: ${a} % ${b}`);
+  if (b === 0 || b === 0n) throw arithmeticError(`Modulo division by zero: ${a} % ${b}`);
   if (typeof a === 'number' && typeof b === 'number') {
     const r = a % b;
     return r === 0 ? 0 : r;
   }
-  return fromBig(big(a) % big(b));
+  return fromBigInt(toBigInt(a) % toBigInt(b));
 }
 
 /** Checked `**`; a negative exponent is an error, as in Rhai. */
 export function powInt(a: number | bigint, b: number | bigint): number | bigint {
-  const e = big(b);
-  if (e < 0n) throw arithmetic(`Integer raised to a negative power: ${a} ** ${b}`);
-  const base = big(a);
+  const e = toBigInt(b);
+  if (e < 0n) throw arithmeticError(`Integer raised to a negative power: ${a} ** ${b}`);
+  const base = toBigInt(a);
   if (e > 64n && base !== 0n && base !== 1n && base !== -1n)
-    throw arithmetic(`Exponential overflow: ${a} ** ${b}`);
-  return fromBig(base ** e, `Exponential overflow: ${a} ** ${b}`);
+    throw arithmeticError(`Exponential overflow: ${a} ** ${b}`);
+  return fromBigInt(base ** e, `Exponential overflow: ${a} ** ${b}`);
 }
 
 /** Checked negation. */
 export function negInt(a: number | bigint): number | bigint {
   if (typeof a === 'number') return a === 0 ? 0 : -a;
-  return fromBig(-a, `Negation overflow: -${a}`);
+  return fromBigInt(-a, `Negation overflow: -${a}`);
 }
 
 /** `<<`; a negative shift shifts the other way; bits shifted past 64 are lost. */
 export function shlInt(a: number | bigint, b: number | bigint): number | bigint {
   const s = Number(b);
   if (s < 0) return shrInt(a, -s);
-  if (s >= 64) throw arithmetic(`Left-shift by too many bits: ${a} << ${b}`);
-  return fromBig(BigInt.asIntN(64, big(a) << BigInt(s)));
+  if (s >= 64) throw arithmeticError(`Left-shift by too many bits: ${a} << ${b}`);
+  return fromBigInt(BigInt.asIntN(64, toBigInt(a) << BigInt(s)));
 }
 
 /** Arithmetic `>>`; a negative shift shifts the other way. */
 export function shrInt(a: number | bigint, b: number | bigint): number | bigint {
   const s = Number(b);
   if (s < 0) return shlInt(a, -s);
-  if (s >= 64) throw arithmetic(`Right-shift by too many bits: ${a} >> ${b}`);
-  return fromBig(big(a) >> BigInt(s));
+  if (s >= 64) throw arithmeticError(`Right-shift by too many bits: ${a} >> ${b}`);
+  return fromBigInt(toBigInt(a) >> BigInt(s));
 }
 
 /** Bitwise `&`, `|`, `^`. */
@@ -106,7 +106,7 @@ export function bitInt(op: '&' | '|' | '^', a: number | bigint, b: number | bigi
   if (typeof a === 'number' && typeof b === 'number' && (a | 0) === a && (b | 0) === b) {
     return op === '&' ? a & b : op === '|' ? a | b : a ^ b;
   }
-  const x = big(a);
-  const y = big(b);
-  return fromBig(BigInt.asIntN(64, op === '&' ? x & y : op === '|' ? x | y : x ^ y));
+  const x = toBigInt(a);
+  const y = toBigInt(b);
+  return fromBigInt(BigInt.asIntN(64, op === '&' ? x & y : op === '|' ? x | y : x ^ y));
 }

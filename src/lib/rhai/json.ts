@@ -1,5 +1,5 @@
-import type { RMap, RValue } from './values.js';
-import { FnPtr, RBlob, RChar, RFloat, RTimestamp, toDebug } from './values.js';
+import type { RhaiMap, RhaiValue } from './values.js';
+import { FunctionPointer, RhaiBlob, RhaiChar, RhaiFloat, RhaiTimestamp, toDebug } from './values.js';
 
 /** A JSON value as the workflow stores process variables. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
@@ -8,7 +8,7 @@ const I64_MIN = -(2 ** 63);
 const I64_MAX = 2 ** 63;
 
 /** JSON to Rhai: integers become INT, other numbers FLOAT, objects maps (any key, `__proto__` included). */
-export function fromJson(v: JsonValue): RValue {
+export function fromJson(v: JsonValue): RhaiValue {
   if (v === null) return undefined;
   switch (typeof v) {
     case 'boolean':
@@ -17,10 +17,10 @@ export function fromJson(v: JsonValue): RValue {
     case 'number':
       if (Number.isSafeInteger(v)) return v === 0 ? 0 : v;
       if (Number.isInteger(v) && v >= I64_MIN && v < I64_MAX) return BigInt(v);
-      return new RFloat(v);
+      return new RhaiFloat(v);
   }
   if (Array.isArray(v)) return v.map(fromJson);
-  const m: RMap = new Map();
+  const m: RhaiMap = new Map();
   for (const k of Object.keys(v)) m.set(k, fromJson(v[k]!));
   return m;
 }
@@ -37,7 +37,7 @@ export function setOwnKey(o: Record<string, JsonValue>, k: string, v: JsonValue)
  * FLOAT a number (null when not finite), char a string, unit null, a function pointer its name,
  * a BLOB an array of bytes, a timestamp its milliseconds, ranges their text.
  */
-export function toJson(v: RValue): JsonValue {
+export function toJson(v: RhaiValue): JsonValue {
   switch (typeof v) {
     case 'undefined':
       return null;
@@ -48,16 +48,16 @@ export function toJson(v: RValue): JsonValue {
     case 'bigint':
       return v.toString();
   }
-  if (v instanceof RFloat) return Number.isFinite(v.v) ? v.v : null;
-  if (v instanceof RChar) return v.c;
+  if (v instanceof RhaiFloat) return Number.isFinite(v.value) ? v.value : null;
+  if (v instanceof RhaiChar) return v.value;
   if (Array.isArray(v)) return v.map(toJson);
   if (v instanceof Map) {
     const o: Record<string, JsonValue> = {};
     for (const [k, x] of v) setOwnKey(o, k, toJson(x));
     return o;
   }
-  if (v instanceof FnPtr) return v.name;
-  if (v instanceof RBlob) return Array.from(v.bytes);
-  if (v instanceof RTimestamp) return v.ms;
+  if (v instanceof FunctionPointer) return v.name;
+  if (v instanceof RhaiBlob) return Array.from(v.bytes);
+  if (v instanceof RhaiTimestamp) return v.ms;
   return toDebug(v);
 }

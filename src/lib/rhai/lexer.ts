@@ -7,7 +7,7 @@ export type TokenKind = 'id' | 'p' | 'int' | 'float' | 'str' | 'char' | 'interp'
 export interface Token {
   kind: TokenKind;
   /** Identifier/keyword/punctuation text, string or char value. */
-  v: string;
+  text: string;
   line: number;
   col: number;
   /** Integer literal (`bigint` only beyond 2^53; `2^63` itself is allowed for a following negation). */
@@ -96,7 +96,7 @@ export class Lexer {
   /** All tokens up to and including `eof`. */
   tokenize(): Token[] {
     const out = this.until(false);
-    out.push({ kind: 'eof', v: '', line: this.line, col: this.col });
+    out.push({ kind: 'eof', text: '', line: this.line, col: this.col });
     return out;
   }
 
@@ -135,7 +135,7 @@ export class Lexer {
         else if (c === '}') {
           if (depth === 0) {
             this.advance();
-            out.push({ kind: 'eof', v: '', line: this.line, col: this.col });
+            out.push({ kind: 'eof', text: '', line: this.line, col: this.col });
             return out;
           }
           depth--;
@@ -184,22 +184,22 @@ export class Lexer {
       const start = this.pos;
       while (isIdChar(this.peek())) this.advance();
       const v = this.src.slice(start, this.pos);
-      return { kind: this.disabled.has(v) ? 'reserved' : 'id', v, line, col };
+      return { kind: this.disabled.has(v) ? 'reserved' : 'id', text: v, line, col };
     }
     if (c === '"') {
       this.advance();
-      return { kind: 'str', v: this.quoted('"', line, col), line, col };
+      return { kind: 'str', text: this.quoted('"', line, col), line, col };
     }
     if (c === '`') return this.backtick(line, col);
     if (c === "'") {
       this.advance();
       const v = this.quoted("'", line, col);
       if ([...v].length !== 1) this.err('BadInput', 'Invalid character literal', line, col);
-      return { kind: 'char', v, line, col };
+      return { kind: 'char', text: v, line, col };
     }
     if (c === '#' && (this.peek(1) === '"' || this.peek(1) === '#')) {
       const raw = this.raw(line, col);
-      if (raw !== undefined) return { kind: 'str', v: raw, line, col };
+      if (raw !== undefined) return { kind: 'str', text: raw, line, col };
     }
     if (c === '#' && this.peek(1) !== '{') this.err('UnknownOperator', "Unknown operator '#'", line, col);
     if (c > '\u007f' || (c < ' ' && c !== '\t')) {
@@ -210,7 +210,7 @@ export class Lexer {
         // `!in` must not swallow the start of an identifier such as `!index`
         if (p === '!in' && isIdChar(this.src[this.pos + 3] ?? '')) continue;
         for (let i = 0; i < p.length; i++) this.advance();
-        return { kind: this.disabled.has(p) ? 'reserved' : 'p', v: p, line, col };
+        return { kind: this.disabled.has(p) ? 'reserved' : 'p', text: p, line, col };
       }
     }
     this.err('BadInput', `Unexpected character '${c}'`, line, col);
@@ -233,7 +233,7 @@ export class Lexer {
       for (const d of digits.toLowerCase()) n = n * BigInt(radix) + BigInt(parseInt(d, 16));
       if (n >= 1n << 64n)
         this.err('BadInput', `Number too large: ${this.src.slice(start, this.pos)}`, line, col);
-      return { kind: 'int', v: '', line, col, int: normalise(BigInt.asIntN(64, n)) };
+      return { kind: 'int', text: '', line, col, int: normalise(BigInt.asIntN(64, n)) };
     }
     while (isDigit(this.peek()) || this.peek() === '_') this.advance();
     let isFloat = false;
@@ -254,10 +254,10 @@ export class Lexer {
     }
     const text = this.src.slice(start, this.pos).replaceAll('_', '');
     if (isIdStart(this.peek())) this.err('BadInput', `Invalid number: ${text}${this.peek()}`, line, col);
-    if (isFloat) return { kind: 'float', v: text, line, col, float: Number(text) };
+    if (isFloat) return { kind: 'float', text: text, line, col, float: Number(text) };
     const n = BigInt(text);
     if (n > INT_MAX + 1n) this.err('BadInput', `Integer too large: ${text}`, line, col);
-    return { kind: 'int', v: text, line, col, int: normalise(n) };
+    return { kind: 'int', text: text, line, col, int: normalise(n) };
   }
 
   /** A `"` string or `'` char body after the opening quote, with escapes decoded. */
@@ -374,9 +374,9 @@ export class Lexer {
       }
       text += c;
     }
-    if (parts.length === 0) return { kind: 'str', v: text, line, col };
+    if (parts.length === 0) return { kind: 'str', text: text, line, col };
     parts.push(text);
-    return { kind: 'interp', v: '', line, col, parts };
+    return { kind: 'interp', text: '', line, col, parts };
   }
 }
 

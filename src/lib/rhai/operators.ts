@@ -11,51 +11,57 @@ import {
   shrInt,
   subInt,
 } from './int-math.js';
-import type { Ctx } from './runtime.js';
+import type { EvaluationContext } from './runtime.js';
 import { checkSize, checkString } from './runtime.js';
-import type { RMap, RValue } from './values.js';
+import type { RhaiMap, RhaiValue } from './values.js';
 import {
-  FnPtr,
-  own,
-  RBlob,
-  RChar,
-  RFloat,
-  RFloatRange,
-  RRange,
-  RTimestamp,
+  FunctionPointer,
+  ownedValue,
+  RhaiBlob,
+  RhaiChar,
+  RhaiFloat,
+  RhaiFloatRange,
+  RhaiRange,
+  RhaiTimestamp,
   toDisplay,
   typeOf,
   valuesEqual,
 } from './values.js';
 
 /** Error for an operator applied to types it does not support (Rhai: function not found). */
-export function noOperator(op: string, a: RValue, ...b: RValue[]): RhaiError {
+export function noOperator(op: string, a: RhaiValue, ...b: RhaiValue[]): RhaiError {
   const types = [a, ...b].map(typeOf).join(', ');
   return new RhaiError('ErrorFunctionNotFound', `Function not found: ${op} (${types})`);
 }
 
-const num = (v: RValue): number | undefined =>
-  typeof v === 'number' ? v : v instanceof RFloat ? v.v : typeof v === 'bigint' ? Number(v) : undefined;
+const num = (v: RhaiValue): number | undefined =>
+  typeof v === 'number'
+    ? v
+    : v instanceof RhaiFloat
+      ? v.value
+      : typeof v === 'bigint'
+        ? Number(v)
+        : undefined;
 
-function floatOp(op: string, x: number, y: number): RValue {
+function floatOp(op: string, x: number, y: number): RhaiValue {
   switch (op) {
     case '+':
-      return new RFloat(x + y);
+      return new RhaiFloat(x + y);
     case '-':
-      return new RFloat(x - y);
+      return new RhaiFloat(x - y);
     case '*':
-      return new RFloat(x * y);
+      return new RhaiFloat(x * y);
     case '/':
-      return new RFloat(x / y);
+      return new RhaiFloat(x / y);
     case '%':
-      return new RFloat(x % y);
+      return new RhaiFloat(x % y);
     case '**':
-      return new RFloat(x ** y);
+      return new RhaiFloat(x ** y);
   }
   return undefined;
 }
 
-function intOp(op: string, a: number | bigint, b: number | bigint): RValue {
+function intOp(op: string, a: number | bigint, b: number | bigint): RhaiValue {
   switch (op) {
     case '+':
       return addInt(a, b);
@@ -82,7 +88,12 @@ function intOp(op: string, a: number | bigint, b: number | bigint): RValue {
 }
 
 /** Arithmetic, bitwise, string and container operators (not comparisons, not short-circuit ones). */
-export function arith(c: Ctx, op: string, a: RValue, b: RValue): RValue {
+export function binaryOperation(
+  context: EvaluationContext,
+  op: string,
+  a: RhaiValue,
+  b: RhaiValue,
+): RhaiValue {
   const ta = typeof a;
   const tb = typeof b;
   if (ta === 'number' && tb === 'number') {
@@ -95,16 +106,17 @@ export function arith(c: Ctx, op: string, a: RValue, b: RValue): RValue {
   if ((ta === 'number' || ta === 'bigint') && (tb === 'number' || tb === 'bigint')) {
     return intOp(op, a as number | bigint, b as number | bigint);
   }
-  if (ta === 'string' || tb === 'string') return stringOp(c, op, a, b);
-  if (a instanceof RFloat || b instanceof RFloat) {
+  if (ta === 'string' || tb === 'string') return stringOp(context, op, a, b);
+  if (a instanceof RhaiFloat || b instanceof RhaiFloat) {
     const x = num(a);
     const y = num(b);
     if (x !== undefined && y !== undefined) {
-      if (op === '**' && b instanceof RFloat === false && a instanceof RFloat) return new RFloat(x ** y);
+      if (op === '**' && b instanceof RhaiFloat === false && a instanceof RhaiFloat)
+        return new RhaiFloat(x ** y);
       const r = floatOp(op, x, y);
       if (r !== undefined) return r;
     }
-    if (a instanceof RTimestamp || b instanceof RTimestamp) return timeOp(op, a, b);
+    if (a instanceof RhaiTimestamp || b instanceof RhaiTimestamp) return timeOp(op, a, b);
     throw noOperator(op, a, b);
   }
   if (ta === 'boolean' && tb === 'boolean') {
@@ -113,58 +125,58 @@ export function arith(c: Ctx, op: string, a: RValue, b: RValue): RValue {
     if (op === '^') return a !== b;
     throw noOperator(op, a, b);
   }
-  if (a instanceof RChar) {
-    if (op === '+' && b instanceof RChar) return checkString(c, a.c + b.c);
+  if (a instanceof RhaiChar) {
+    if (op === '+' && b instanceof RhaiChar) return checkString(context, a.value + b.value);
     throw noOperator(op, a, b);
   }
   if (Array.isArray(a) && Array.isArray(b) && op === '+') {
-    const r = a.concat(b.map(own));
-    checkSize(c, r);
+    const r = a.concat(b.map(ownedValue));
+    checkSize(context, r);
     return r;
   }
   if (a instanceof Map && b instanceof Map && op === '+') {
-    const r: RMap = new Map(a);
-    for (const [k, v] of b) r.set(k, own(v));
-    checkSize(c, r);
+    const r: RhaiMap = new Map(a);
+    for (const [k, v] of b) r.set(k, ownedValue(v));
+    checkSize(context, r);
     return r;
   }
-  if (a instanceof RBlob && b instanceof RBlob && op === '+') {
+  if (a instanceof RhaiBlob && b instanceof RhaiBlob && op === '+') {
     const r = new Uint8Array(a.bytes.length + b.bytes.length);
     r.set(a.bytes);
     r.set(b.bytes, a.bytes.length);
-    return new RBlob(r);
+    return new RhaiBlob(r);
   }
-  if (a instanceof RTimestamp) return timeOp(op, a, b);
+  if (a instanceof RhaiTimestamp) return timeOp(op, a, b);
   throw noOperator(op, a, b);
 }
 
-function timeOp(op: string, a: RValue, b: RValue): RValue {
-  if (a instanceof RTimestamp && b instanceof RTimestamp && op === '-')
-    return new RFloat((a.ms - b.ms) / 1000);
+function timeOp(op: string, a: RhaiValue, b: RhaiValue): RhaiValue {
+  if (a instanceof RhaiTimestamp && b instanceof RhaiTimestamp && op === '-')
+    return new RhaiFloat((a.ms - b.ms) / 1000);
   const secs = num(b);
-  if (a instanceof RTimestamp && secs !== undefined) {
-    if (op === '+') return new RTimestamp(a.ms + secs * 1000);
-    if (op === '-') return new RTimestamp(a.ms - secs * 1000);
+  if (a instanceof RhaiTimestamp && secs !== undefined) {
+    if (op === '+') return new RhaiTimestamp(a.ms + secs * 1000);
+    if (op === '-') return new RhaiTimestamp(a.ms - secs * 1000);
   }
   throw noOperator(op, a, b);
 }
 
-function stringOp(c: Ctx, op: string, a: RValue, b: RValue): RValue {
+function stringOp(context: EvaluationContext, op: string, a: RhaiValue, b: RhaiValue): RhaiValue {
   if (op === '+') {
-    if (typeof a === 'string' && typeof b === 'string') return checkString(c, a + b);
+    if (typeof a === 'string' && typeof b === 'string') return checkString(context, a + b);
     if (Array.isArray(a) || a instanceof Map || Array.isArray(b) || b instanceof Map)
       throw noOperator(op, a, b);
-    return checkString(c, toDisplay(a) + toDisplay(b));
+    return checkString(context, toDisplay(a) + toDisplay(b));
   }
   if (op === '-' && typeof a === 'string') {
     if (typeof b === 'string') return b === '' ? a : a.split(b).join('');
-    if (b instanceof RChar) return a.split(b.c).join('');
+    if (b instanceof RhaiChar) return a.split(b.value).join('');
   }
   throw noOperator(op, a, b);
 }
 
 /** `==` and friends; values of different types are unequal and unordered (comparisons are false). */
-export function compare(op: string, a: RValue, b: RValue): boolean {
+export function compare(op: string, a: RhaiValue, b: RhaiValue): boolean {
   if (op === '==') return valuesEqual(a, b);
   if (op === '!=') return !valuesEqual(a, b);
   const ta = typeof a;
@@ -186,7 +198,7 @@ export function compare(op: string, a: RValue, b: RValue): boolean {
       const t = strOf(b);
       if (s !== undefined && t !== undefined) cmp = s < t ? -1 : s > t ? 1 : 0;
       else if (ta === 'boolean' && tb === 'boolean') cmp = Number(a) - Number(b);
-      else if (a instanceof RTimestamp && b instanceof RTimestamp) cmp = a.ms - b.ms;
+      else if (a instanceof RhaiTimestamp && b instanceof RhaiTimestamp) cmp = a.ms - b.ms;
       else return false;
     }
   }
@@ -203,11 +215,11 @@ export function compare(op: string, a: RValue, b: RValue): boolean {
   }
 }
 
-const strOf = (v: RValue): string | undefined =>
-  typeof v === 'string' ? v : v instanceof RChar ? v.c : undefined;
+const strOf = (v: RhaiValue): string | undefined =>
+  typeof v === 'string' ? v : v instanceof RhaiChar ? v.value : undefined;
 
 /** `a in b`: substring/char of a string, element of an array, key of a map, INT in a range. */
-export function contains(a: RValue, b: RValue): boolean {
+export function contains(a: RhaiValue, b: RhaiValue): boolean {
   if (typeof b === 'string') {
     const s = strOf(a);
     if (s === undefined) throw noOperator('in', a, b);
@@ -219,30 +231,30 @@ export function contains(a: RValue, b: RValue): boolean {
     if (k === undefined) throw noOperator('in', a, b);
     return b.has(k);
   }
-  if (b instanceof RRange && (typeof a === 'number' || typeof a === 'bigint')) {
-    return a >= b.from && (b.incl ? a <= b.to : a < b.to);
+  if (b instanceof RhaiRange && (typeof a === 'number' || typeof a === 'bigint')) {
+    return a >= b.from && (b.inclusive ? a <= b.to : a < b.to);
   }
-  if (b instanceof RFloatRange) {
+  if (b instanceof RhaiFloatRange) {
     const x = num(a);
     return x !== undefined && x >= b.from && x < b.to;
   }
-  if (b instanceof RBlob && typeof a === 'number') return b.bytes.includes(a);
+  if (b instanceof RhaiBlob && typeof a === 'number') return b.bytes.includes(a);
   throw noOperator('in', a, b);
 }
 
 /** Unary `-`, `+` and `!`. */
-export function unary(op: string, a: RValue): RValue {
+export function unary(op: string, a: RhaiValue): RhaiValue {
   if (op === '!') {
     if (typeof a === 'boolean') return !a;
     throw noOperator('!', a);
   }
   if (typeof a === 'number' || typeof a === 'bigint') return op === '-' ? negInt(a) : a;
-  if (a instanceof RFloat) return op === '-' ? new RFloat(-a.v) : a;
+  if (a instanceof RhaiFloat) return op === '-' ? new RhaiFloat(-a.value) : a;
   throw noOperator(op, a);
 }
 
 /** A value as a function pointer, or an error. */
-export function asFnPtr(v: RValue): FnPtr {
-  if (v instanceof FnPtr) return v;
+export function asFunctionPointer(v: RhaiValue): FunctionPointer {
+  if (v instanceof FunctionPointer) return v;
   throw new RhaiError('ErrorMismatchDataType', `Expecting a function pointer, not ${typeOf(v)}`);
 }

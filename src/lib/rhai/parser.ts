@@ -1,4 +1,4 @@
-import type { FnDef, LitValue, Node, Script, SwitchCase } from './ast.js';
+import type { FunctionDefinition, LiteralValue, Node, Script, SwitchCase } from './ast.js';
 import { parseError } from './errors.js';
 import type { Token } from './lexer.js';
 import { Lexer } from './lexer.js';
@@ -52,7 +52,7 @@ class Parser {
   private loops = 0;
   private inFn = false;
   private blockLevel = 0;
-  private readonly fns: FnDef[] = [];
+  private readonly functions: FunctionDefinition[] = [];
 
   constructor(
     private toks: Token[],
@@ -67,10 +67,10 @@ class Parser {
       const e = this.expr();
       if (this.peek().kind !== 'eof')
         this.fail(this.peek(), 'BadInput', 'Expression mode allows one expression only');
-      return { body: [e], fns: [] };
+      return { body: [e], functions: [] };
     }
     const body = this.statements(true);
-    return { body, fns: this.fns };
+    return { body, functions: this.functions };
   }
 
   private peek(o = 0): Token {
@@ -85,7 +85,7 @@ class Parser {
 
   private is(v: string, o = 0): boolean {
     const t = this.peek(o);
-    return (t.kind === 'p' || t.kind === 'id') && t.v === v;
+    return (t.kind === 'p' || t.kind === 'id') && t.text === v;
   }
 
   private eat(v: string): boolean {
@@ -102,17 +102,17 @@ class Parser {
 
   private unexpected(t: Token, expected?: string): never {
     if (t.kind === 'reserved')
-      this.fail(t, t.v.match(/^\w/) ? 'Reserved' : 'Reserved', `'${t.v}' is a disabled symbol`);
+      this.fail(t, t.text.match(/^\w/) ? 'Reserved' : 'Reserved', `'${t.text}' is a disabled symbol`);
     if (t.kind === 'eof') this.fail(t, 'MissingToken', `Expecting ${expected ?? 'more input'}`);
-    const text = t.kind === 'str' ? `"${t.v}"` : t.v;
+    const text = t.kind === 'str' ? `"${t.text}"` : t.text;
     this.fail(t, 'BadInput', `Unexpected '${text}'${expected ? `, expecting ${expected}` : ''}`);
   }
 
   private expect(v: string): Token {
     const t = this.peek();
     if (!this.is(v)) {
-      if (t.kind === 'reserved' && t.v !== v)
-        this.fail(t, 'UnknownOperator', `'${t.v}' is a disabled symbol`);
+      if (t.kind === 'reserved' && t.text !== v)
+        this.fail(t, 'UnknownOperator', `'${t.text}' is a disabled symbol`);
       this.unexpected(t, `'${v}'`);
     }
     return this.next();
@@ -121,11 +121,11 @@ class Parser {
   private ident(what = 'a name'): Token {
     const t = this.peek();
     if (t.kind !== 'id') {
-      if (t.kind === 'reserved') this.fail(t, 'Reserved', `'${t.v}' is a disabled symbol`);
+      if (t.kind === 'reserved') this.fail(t, 'Reserved', `'${t.text}' is a disabled symbol`);
       this.unexpected(t, what);
     }
-    if (KEYWORDS.has(t.v)) this.fail(t, 'Reserved', `'${t.v}' is a keyword`);
-    if (RESERVED.has(t.v)) this.fail(t, 'Reserved', `'${t.v}' is a reserved keyword`);
+    if (KEYWORDS.has(t.text)) this.fail(t, 'Reserved', `'${t.text}' is a keyword`);
+    if (RESERVED.has(t.text)) this.fail(t, 'Reserved', `'${t.text}' is a reserved keyword`);
     return this.next();
   }
 
@@ -144,10 +144,10 @@ class Parser {
       }
       if (!top && this.is('}')) return out;
       const s = this.statement(top);
-      if (s.k !== 'nop') out.push(s);
+      if (s.kind !== 'nop') out.push(s);
       if (this.eat(';')) continue;
-      if (BLOCK_STMTS.has(s.k) || s.k === 'nop') continue;
-      if (s.k === 'while' && s.body.k === 'block') continue;
+      if (BLOCK_STMTS.has(s.kind) || s.kind === 'nop') continue;
+      if (s.kind === 'while' && s.body.kind === 'block') continue;
       if (this.peek().kind === 'eof' || this.is('}')) continue;
       this.fail(this.peek(), 'MissingToken', "Expecting ';' to terminate this statement");
     }
@@ -161,7 +161,7 @@ class Parser {
     this.blockLevel--;
     this.expect('}');
     this.depth--;
-    return { k: 'block', body, line: t.line, col: t.col };
+    return { kind: 'block', body, line: t.line, col: t.col };
   }
 
   private statement(top: boolean): Node {
@@ -174,17 +174,17 @@ class Parser {
 
   private statementInner(top: boolean, t: Token): Node {
     const { line, col } = t;
-    if (t.kind === 'reserved') this.fail(t, 'Reserved', `'${t.v}' is a disabled symbol`);
-    if (this.is(';')) return { k: 'nop', line, col };
+    if (t.kind === 'reserved') this.fail(t, 'Reserved', `'${t.text}' is a disabled symbol`);
+    if (this.is(';')) return { kind: 'nop', line, col };
     if (t.kind === 'id') {
-      switch (t.v) {
+      switch (t.text) {
         case 'let':
         case 'const': {
           this.next();
-          const name = this.ident('a variable name').v;
+          const name = this.ident('a variable name').text;
           let e: Node | undefined;
           if (this.eat('=')) e = this.expr();
-          return { k: 'let', name, e, isConst: t.v === 'const', line, col };
+          return { kind: 'let', name, operand: e, isConst: t.text === 'const', line, col };
         }
         case 'export': {
           this.next();
@@ -193,13 +193,13 @@ class Parser {
           if (this.is('let') || this.is('const')) return this.statementInner(top, this.peek());
           this.ident('a variable name');
           if (this.eat('as')) this.ident('an alias');
-          return { k: 'nop', line, col };
+          return { kind: 'nop', line, col };
         }
         case 'import': {
           this.next();
           this.expr();
           if (this.eat('as')) this.ident('a module alias');
-          return { k: 'import', line, col };
+          return { kind: 'import', line, col };
         }
         case 'private':
         case 'fn':
@@ -216,18 +216,18 @@ class Parser {
         case 'throw': {
           this.next();
           const e = this.atStatementEnd() ? undefined : this.expr();
-          return { k: t.v, e, line, col };
+          return { kind: t.text, operand: e, line, col };
         }
         case 'break': {
           this.next();
           if (this.loops === 0) this.fail(t, 'LoopBreak', "'break' not inside a loop");
           const e = this.atStatementEnd() ? undefined : this.expr();
-          return { k: 'break', e, line, col };
+          return { kind: 'break', operand: e, line, col };
         }
         case 'continue':
           this.next();
           if (this.loops === 0) this.fail(t, 'LoopBreak', "'continue' not inside a loop");
-          return { k: 'continue', line, col };
+          return { kind: 'continue', line, col };
       }
     }
     if (this.is('{')) {
@@ -236,13 +236,13 @@ class Parser {
     }
     const lhs = this.expr();
     const op = this.peek();
-    if ((op.kind === 'p' || op.kind === 'reserved') && ASSIGN_OPS.has(op.v)) {
-      if (op.kind === 'reserved') this.fail(op, 'UnknownOperator', `'${op.v}' is a disabled symbol`);
+    if ((op.kind === 'p' || op.kind === 'reserved') && ASSIGN_OPS.has(op.text)) {
+      if (op.kind === 'reserved') this.fail(op, 'UnknownOperator', `'${op.text}' is a disabled symbol`);
       if (this.exprOnly) this.fail(op, 'BadInput', 'Assignments are not allowed in expressions');
       this.checkTarget(lhs);
       this.next();
       const e = this.expr();
-      return { k: 'assign', op: op.v, target: lhs, e, line: op.line, col: op.col };
+      return { kind: 'assign', op: op.text, target: lhs, operand: e, line: op.line, col: op.col };
     }
     return lhs;
   }
@@ -252,14 +252,14 @@ class Parser {
   }
 
   private checkTarget(n: Node): void {
-    switch (n.k) {
+    switch (n.kind) {
       case 'var':
       case 'this':
         return;
       case 'index':
       case 'prop':
         if (n.safe) break;
-        return this.checkTarget(n.obj);
+        return this.checkTarget(n.target);
       case 'lit':
         throw parseError('AssignmentToConstant', 'Cannot assign to a constant value', n.line, n.col);
       default:
@@ -276,14 +276,22 @@ class Parser {
     }
     const nameTok = this.ident('a function name');
     const params = this.params('(', ')');
-    for (const f of this.fns) {
-      if (f.name === nameTok.v && f.params.length === params.length) {
-        this.fail(nameTok, 'FnDuplicatedDefinition', `Function '${nameTok.v}' is already defined`);
+    for (const f of this.functions) {
+      if (f.name === nameTok.text && f.params.length === params.length) {
+        this.fail(nameTok, 'FnDuplicatedDefinition', `Function '${nameTok.text}' is already defined`);
       }
     }
     const body = this.fnBody(() => this.block());
-    this.fns.push({ name: nameTok.v, params, body, isPrivate, captures: [], line: t.line, col: t.col });
-    return { k: 'nop', line: t.line, col: t.col };
+    this.functions.push({
+      name: nameTok.text,
+      params,
+      body,
+      isPrivate,
+      captures: [],
+      line: t.line,
+      col: t.col,
+    });
+    return { kind: 'nop', line: t.line, col: t.col };
   }
 
   private params(open: string, close: string): string[] {
@@ -291,8 +299,8 @@ class Parser {
     const params: string[] = [];
     while (!this.is(close)) {
       const p = this.ident('a parameter name');
-      if (params.includes(p.v)) this.fail(p, 'FnDuplicatedParam', `Duplicated parameter '${p.v}'`);
-      params.push(p.v);
+      if (params.includes(p.text)) this.fail(p, 'FnDuplicatedParam', `Duplicated parameter '${p.text}'`);
+      params.push(p.text);
       if (!this.eat(',')) break;
     }
     this.expect(close);
@@ -326,24 +334,24 @@ class Parser {
     let left = this.unary();
     for (;;) {
       const t = this.peek();
-      if (t.kind === 'reserved' && PRECEDENCE[t.v] !== undefined) {
-        this.fail(t, 'UnknownOperator', `'${t.v}' is a disabled symbol`);
+      if (t.kind === 'reserved' && PRECEDENCE[t.text] !== undefined) {
+        this.fail(t, 'UnknownOperator', `'${t.text}' is a disabled symbol`);
       }
-      if (t.kind !== 'p' && !(t.kind === 'id' && t.v === 'in')) break;
-      const prec = PRECEDENCE[t.v];
+      if (t.kind !== 'p' && !(t.kind === 'id' && t.text === 'in')) break;
+      const prec = PRECEDENCE[t.text];
       if (prec === undefined || prec < minPrec) break;
       this.next();
       this.enter(t);
-      if (t.v === '..' || t.v === '..=') {
-        const incl = t.v === '..=';
+      if (t.text === '..' || t.text === '..=') {
+        const incl = t.text === '..=';
         const to =
           this.is(']') || this.is(')') || this.is(',') || this.is('{') ? undefined : this.binary(prec + 1);
-        left = { k: 'range', from: left, to, incl, line: t.line, col: t.col };
+        left = { kind: 'range', from: left, to, inclusive: incl, line: t.line, col: t.col };
         continue;
       }
-      const right = this.binary(t.v === '**' ? prec : prec + 1);
-      const op = t.v === 'in' ? 'in' : t.v;
-      left = { k: 'binary', op, l: left, r: right, line: t.line, col: t.col };
+      const right = this.binary(t.text === '**' ? prec : prec + 1);
+      const op = t.text === 'in' ? 'in' : t.text;
+      left = { kind: 'binary', op, left: left, right: right, line: t.line, col: t.col };
     }
     this.depth = saved;
     return left;
@@ -351,28 +359,30 @@ class Parser {
 
   private unary(): Node {
     const t = this.peek();
-    if (t.kind === 'p' && (t.v === '-' || t.v === '+' || t.v === '!')) {
+    if (t.kind === 'p' && (t.text === '-' || t.text === '+' || t.text === '!')) {
       this.next();
       this.enter(t);
       const e = this.unary();
       this.depth--;
-      if (t.v === '-' && e.k === 'lit') {
+      if (t.text === '-' && e.kind === 'lit') {
         const v = e.value;
-        if (v.t === 'int') {
-          const n = typeof v.v === 'bigint' ? -v.v : -v.v;
-          return { k: 'lit', value: { t: 'int', v: normaliseBig(n) }, line: t.line, col: t.col };
+        if (v.type === 'int') {
+          const n = typeof v.value === 'bigint' ? -v.value : -v.value;
+          return { kind: 'lit', value: { type: 'int', value: normaliseBig(n) }, line: t.line, col: t.col };
         }
-        if (v.t === 'float') return { k: 'lit', value: { t: 'float', v: -v.v }, line: t.line, col: t.col };
+        if (v.type === 'float')
+          return { kind: 'lit', value: { type: 'float', value: -v.value }, line: t.line, col: t.col };
       }
-      if (t.v === '+' && e.k === 'lit' && (e.value.t === 'int' || e.value.t === 'float')) return e;
-      return { k: 'unary', op: t.v, e, line: t.line, col: t.col };
+      if (t.text === '+' && e.kind === 'lit' && (e.value.type === 'int' || e.value.type === 'float'))
+        return e;
+      return { kind: 'unary', op: t.text, operand: e, line: t.line, col: t.col };
     }
-    if (t.kind === 'p' && (t.v === '..' || t.v === '..=')) {
+    if (t.kind === 'p' && (t.text === '..' || t.text === '..=')) {
       this.next();
-      const incl = t.v === '..=';
+      const incl = t.text === '..=';
       const to =
         this.is(']') || this.is(')') || this.is(',') ? undefined : this.binary(PRECEDENCE['..']! + 1);
-      return { k: 'range', from: undefined, to, incl, line: t.line, col: t.col };
+      return { kind: 'range', from: undefined, to, inclusive: incl, line: t.line, col: t.col };
     }
     return this.postfix(this.primary());
   }
@@ -381,12 +391,12 @@ class Parser {
     for (;;) {
       const t = this.peek();
       if (t.kind !== 'p') return e;
-      if (t.v === '.' || t.v === '?.') {
+      if (t.text === '.' || t.text === '?.') {
         this.next();
         const name = this.peek();
         if (name.kind !== 'id' && name.kind !== 'reserved')
           this.fail(name, 'PropertyExpected', 'Expecting a property name');
-        if (name.kind === 'reserved') this.fail(name, 'Reserved', `'${name.v}' is a disabled symbol`);
+        if (name.kind === 'reserved') this.fail(name, 'Reserved', `'${name.text}' is a disabled symbol`);
         this.next();
         if (this.is('::'))
           this.fail(this.peek(), 'BadInput', 'Unexpected namespace qualifier in property access');
@@ -394,20 +404,35 @@ class Parser {
           this.fail(this.peek(), 'MalformedCapture', 'Method calls cannot capture scope');
         if (this.is('(')) {
           const args = this.args();
-          e = { k: 'method', obj: e, name: name.v, args, safe: t.v === '?.', line: name.line, col: name.col };
+          e = {
+            kind: 'method',
+            target: e,
+            name: name.text,
+            args,
+            safe: t.text === '?.',
+            line: name.line,
+            col: name.col,
+          };
         } else {
-          e = { k: 'prop', obj: e, name: name.v, safe: t.v === '?.', line: name.line, col: name.col };
+          e = {
+            kind: 'prop',
+            target: e,
+            name: name.text,
+            safe: t.text === '?.',
+            line: name.line,
+            col: name.col,
+          };
         }
         continue;
       }
-      if (t.v === '[' || t.v === '?[') {
+      if (t.text === '[' || t.text === '?[') {
         this.next();
         this.enter(t);
         const idx = this.expr();
         this.depth--;
         this.expect(']');
         this.checkIndex(e, idx);
-        e = { k: 'index', obj: e, idx, safe: t.v === '?[', line: t.line, col: t.col };
+        e = { kind: 'index', target: e, index: idx, safe: t.text === '?[', line: t.line, col: t.col };
         continue;
       }
       return e;
@@ -418,12 +443,13 @@ class Parser {
     const bad = (): never =>
       this.fail(this.toks[this.i - 1]!, 'MalformedIndexExpr', 'Invalid index expression');
     const boolish =
-      idx.k === 'binary' && ['&&', '||', '==', '!=', '<', '>', '<=', '>=', 'in', '!in'].includes(idx.op);
-    const lit = idx.k === 'lit' ? idx.value.t : undefined;
-    if (obj.k === 'array' || (obj.k === 'lit' && obj.value.t === 'str')) {
-      if ((lit !== undefined && lit !== 'int') || boolish || idx.k === 'map' || idx.k === 'array') bad();
-    } else if (obj.k === 'map') {
-      if ((lit !== undefined && lit !== 'str' && lit !== 'char') || boolish || idx.k === 'array') bad();
+      idx.kind === 'binary' && ['&&', '||', '==', '!=', '<', '>', '<=', '>=', 'in', '!in'].includes(idx.op);
+    const lit = idx.kind === 'lit' ? idx.value.type : undefined;
+    if (obj.kind === 'array' || (obj.kind === 'lit' && obj.value.type === 'str')) {
+      if ((lit !== undefined && lit !== 'int') || boolish || idx.kind === 'map' || idx.kind === 'array')
+        bad();
+    } else if (obj.kind === 'map') {
+      if ((lit !== undefined && lit !== 'str' && lit !== 'char') || boolish || idx.kind === 'array') bad();
     }
   }
 
@@ -438,8 +464,8 @@ class Parser {
     return args;
   }
 
-  private lit(value: LitValue, t: Token): Node {
-    return { k: 'lit', value, line: t.line, col: t.col };
+  private lit(value: LiteralValue, t: Token): Node {
+    return { kind: 'lit', value, line: t.line, col: t.col };
   }
 
   private primary(): Node {
@@ -447,25 +473,25 @@ class Parser {
     switch (t.kind) {
       case 'int':
         this.next();
-        if (typeof t.int === 'bigint' && t.int > (1n << 63n) - 1n && !(this.toks[this.i - 2]?.v === '-')) {
-          this.fail(t, 'BadInput', `Integer too large: ${t.v}`);
+        if (typeof t.int === 'bigint' && t.int > (1n << 63n) - 1n && !(this.toks[this.i - 2]?.text === '-')) {
+          this.fail(t, 'BadInput', `Integer too large: ${t.text}`);
         }
-        return this.lit({ t: 'int', v: t.int ?? 0 }, t);
+        return this.lit({ type: 'int', value: t.int ?? 0 }, t);
       case 'float':
         this.next();
-        return this.lit({ t: 'float', v: t.float ?? 0 }, t);
+        return this.lit({ type: 'float', value: t.float ?? 0 }, t);
       case 'str':
         this.next();
-        this.checkStringSize(t.v, t);
-        return this.lit({ t: 'str', v: t.v }, t);
+        this.checkStringSize(t.text, t);
+        return this.lit({ type: 'str', value: t.text }, t);
       case 'char':
         this.next();
-        return this.lit({ t: 'char', v: t.v }, t);
+        return this.lit({ type: 'char', value: t.text }, t);
       case 'interp':
         this.next();
         return this.interpolation(t);
       case 'reserved':
-        this.fail(t, 'Reserved', `'${t.v}' is a disabled symbol`);
+        this.fail(t, 'Reserved', `'${t.text}' is a disabled symbol`);
       // falls through (fail never returns)
       case 'eof':
         this.fail(t, 'MissingToken', 'Expecting an expression');
@@ -490,7 +516,7 @@ class Parser {
     const parts: Node[] = [];
     for (const p of t.parts ?? []) {
       if (typeof p === 'string') {
-        if (p !== '') parts.push(this.lit({ t: 'str', v: p }, t));
+        if (p !== '') parts.push(this.lit({ type: 'str', value: p }, t));
         continue;
       }
       const saved = [this.toks, this.i] as const;
@@ -503,21 +529,21 @@ class Parser {
       }
       if (this.peek().kind !== 'eof') this.unexpected(this.peek(), "'}'");
       [this.toks, this.i] = saved;
-      parts.push(stmts.length === 1 ? stmts[0]! : { k: 'block', body: stmts, line: t.line, col: t.col });
+      parts.push(stmts.length === 1 ? stmts[0]! : { kind: 'block', body: stmts, line: t.line, col: t.col });
     }
-    return { k: 'interp', parts, line: t.line, col: t.col };
+    return { kind: 'interp', parts, line: t.line, col: t.col };
   }
 
   private punctPrimary(t: Token): Node {
     const { line, col } = t;
-    switch (t.v) {
+    switch (t.text) {
       case '(': {
         this.next();
         const close = this.peek();
         if (this.eat(')')) {
           if (close.line !== t.line || close.col !== t.col + 1)
             this.fail(close, 'BadInput', "Unit must be written '()'");
-          return this.lit({ t: 'unit' }, t);
+          return this.lit({ type: 'unit' }, t);
         }
         const e = this.expr();
         this.expect(')');
@@ -533,7 +559,7 @@ class Parser {
         this.expect(']');
         if (items.length > this.limits.maxArraySize)
           this.fail(t, 'LiteralTooLarge', 'Size of array literal exceeds the maximum limit');
-        return { k: 'array', items, line, col };
+        return { kind: 'array', items, line, col };
       }
       case '#{': {
         this.next();
@@ -543,16 +569,16 @@ class Parser {
           if (k.kind !== 'id' && k.kind !== 'str')
             this.fail(k, 'PropertyExpected', 'Expecting a property name');
           this.next();
-          if (entries.some(([n]) => n === k.v))
-            this.fail(k, 'DuplicatedProperty', `Duplicated property '${k.v}'`);
+          if (entries.some(([n]) => n === k.text))
+            this.fail(k, 'DuplicatedProperty', `Duplicated property '${k.text}'`);
           this.expect(':');
-          entries.push([k.v, this.expr()]);
+          entries.push([k.text, this.expr()]);
           if (!this.eat(',')) break;
         }
         this.expect('}');
         if (entries.length > this.limits.maxMapSize)
           this.fail(t, 'LiteralTooLarge', 'Size of object map literal exceeds the maximum limit');
-        return { k: 'map', entries, line, col };
+        return { kind: 'map', entries, line, col };
       }
       case '|':
       case '||':
@@ -567,7 +593,7 @@ class Parser {
 
   private closure(t: Token): Node {
     let params: string[] = [];
-    if (t.v === '||') this.next();
+    if (t.text === '||') this.next();
     else params = this.params('|', '|');
     const fn = this.fnBody(() => {
       if (this.exprOnly && this.is('{'))
@@ -575,7 +601,7 @@ class Parser {
       return this.statement(false);
     });
     return {
-      k: 'closure',
+      kind: 'closure',
       fn: { name: '', params, body: fn, isPrivate: true, captures: [], line: t.line, col: t.col },
       line: t.line,
       col: t.col,
@@ -593,50 +619,50 @@ class Parser {
 
   private identPrimary(t: Token): Node {
     const { line, col } = t;
-    switch (t.v) {
+    switch (t.text) {
       case 'true':
       case 'false':
         this.next();
-        return this.lit({ t: 'bool', v: t.v === 'true' }, t);
+        return this.lit({ type: 'bool', value: t.text === 'true' }, t);
       case 'this':
         this.next();
-        return { k: 'this', line, col };
+        return { kind: 'this', line, col };
       case 'if': {
         this.next();
         const cond = this.expr();
         const then = this.block();
         let els: Node | undefined;
         if (this.eat('else')) els = this.is('if') ? this.primary() : this.block();
-        return { k: 'if', cond, then, else: els, line, col };
+        return { kind: 'if', condition: cond, then, else: els, line, col };
       }
       case 'while':
       case 'loop': {
         this.next();
-        const cond = t.v === 'while' ? this.expr() : undefined;
-        return { k: 'while', cond, body: this.loopBody(), line, col };
+        const cond = t.text === 'while' ? this.expr() : undefined;
+        return { kind: 'while', condition: cond, body: this.loopBody(), line, col };
       }
       case 'do': {
         this.next();
         const body = this.loopBody();
         const kw = this.next();
-        if (kw.v !== 'while' && kw.v !== 'until') this.unexpected(kw, "'while' or 'until'");
-        return { k: 'do', cond: this.expr(), until: kw.v === 'until', body, line, col };
+        if (kw.text !== 'while' && kw.text !== 'until') this.unexpected(kw, "'while' or 'until'");
+        return { kind: 'do', condition: this.expr(), until: kw.text === 'until', body, line, col };
       }
       case 'for': {
         this.next();
         let name: string;
         let counter: string | undefined;
         if (this.eat('(')) {
-          name = this.ident('a variable name').v;
+          name = this.ident('a variable name').text;
           this.expect(',');
-          counter = this.ident('a counter variable name').v;
+          counter = this.ident('a counter variable name').text;
           this.expect(')');
         } else {
-          name = this.ident('a variable name').v;
+          name = this.ident('a variable name').text;
         }
         this.expect('in');
         const iter = this.expr();
-        return { k: 'for', name, counter, iter, body: this.loopBody(), line, col };
+        return { kind: 'for', name, counter, iter, body: this.loopBody(), line, col };
       }
       case 'try': {
         this.next();
@@ -644,10 +670,10 @@ class Parser {
         this.expect('catch');
         let errVar: string | undefined;
         if (this.eat('(')) {
-          errVar = this.ident('a variable name').v;
+          errVar = this.ident('a variable name').text;
           this.expect(')');
         }
-        return { k: 'try', body, errVar, handler: this.block(), line, col };
+        return { kind: 'try', body, errVar, handler: this.block(), line, col };
       }
       case 'switch':
         return this.switchExpr(t);
@@ -655,25 +681,25 @@ class Parser {
         this.next();
         this.expect('::');
         const name = this.ident('a variable name');
-        return { k: 'global', name: name.v, line: name.line, col: name.col };
+        return { kind: 'global', name: name.text, line: name.line, col: name.col };
       }
     }
-    if (RESERVED.has(t.v) || (KEYWORDS.has(t.v) && t.v !== 'in')) this.unexpected(t);
+    if (RESERVED.has(t.text) || (KEYWORDS.has(t.text) && t.text !== 'in')) this.unexpected(t);
     this.next();
     const ns: string[] = [];
     let name = t;
     while (this.is('::')) {
       this.next();
-      ns.push(name.v);
+      ns.push(name.text);
       name = this.ident('a name');
     }
     const bang = this.is('!') && this.is('(', 1);
     if (bang) this.next();
     if (this.is('(')) {
-      return { k: 'call', name: name.v, ns, args: this.args(), bang, line, col };
+      return { kind: 'call', name: name.text, namespace: ns, args: this.args(), bang, line, col };
     }
-    if (ns.length > 0) return { k: 'global', name: `${ns.join('::')}::${name.v}`, line, col };
-    return { k: 'var', name: t.v, line, col };
+    if (ns.length > 0) return { kind: 'global', name: `${ns.join('::')}::${name.text}`, line, col };
+    return { kind: 'var', name: t.text, line, col };
   }
 
   private switchExpr(t: Token): Node {
@@ -686,7 +712,7 @@ class Parser {
     while (!this.is('}')) {
       const ct = this.peek();
       if (def !== undefined) this.fail(ct, 'WrongSwitchDefaultCase', 'Default case must be the last');
-      if (ct.kind === 'id' && ct.v === '_') {
+      if (ct.kind === 'id' && ct.text === '_') {
         this.next();
         if (this.is('if'))
           this.fail(this.peek(), 'WrongSwitchCaseCondition', 'Default case cannot have a condition');
@@ -696,40 +722,40 @@ class Parser {
         const c: SwitchCase = {
           values: [],
           ranges: [],
-          cond: undefined,
-          body: { k: 'nop', line: 0, col: 0 },
+          condition: undefined,
+          body: { kind: 'nop', line: 0, col: 0 },
         };
         do {
           const vt = this.peek();
           const e = this.unary();
           if (this.is('..') || this.is('..=')) {
-            const incl = this.next().v === '..=';
+            const incl = this.next().text === '..=';
             const to = this.unary();
-            if (e.k !== 'lit' || e.value.t !== 'int' || to.k !== 'lit' || to.value.t !== 'int') {
+            if (e.kind !== 'lit' || e.value.type !== 'int' || to.kind !== 'lit' || to.value.type !== 'int') {
               this.fail(vt, 'WrongSwitchCaseCondition', 'Switch ranges must be integer literals');
             }
-            c.ranges.push({ from: e.value.v, to: to.value.v, incl });
+            c.ranges.push({ from: e.value.value, to: to.value.value, inclusive: incl });
             sawRange = true;
           } else {
-            if (e.k !== 'lit') this.fail(vt, 'ExprExpected', 'Switch cases must be literals');
-            if (sawRange && (e.value.t === 'int' || e.value.t === 'float')) {
+            if (e.kind !== 'lit') this.fail(vt, 'ExprExpected', 'Switch cases must be literals');
+            if (sawRange && (e.value.type === 'int' || e.value.type === 'float')) {
               this.fail(vt, 'WrongSwitchIntegerCase', 'Numeric cases must come before range cases');
             }
             c.values.push(e.value);
           }
         } while (this.eat('|'));
-        if (this.eat('if')) c.cond = this.expr();
+        if (this.eat('if')) c.condition = this.expr();
         this.expect('=>');
         c.body = this.caseBody();
         cases.push(c);
       }
       if (!this.eat(',') && !this.is('}')) {
         const prev = this.toks[this.i - 1];
-        if (prev?.v !== '}') this.unexpected(this.peek(), "',' or '}'");
+        if (prev?.text !== '}') this.unexpected(this.peek(), "',' or '}'");
       }
     }
     this.expect('}');
-    return { k: 'switch', subject, cases, def, line: t.line, col: t.col };
+    return { kind: 'switch', subject, cases, defaultCase: def, line: t.line, col: t.col };
   }
 
   private caseBody(): Node {

@@ -6,7 +6,7 @@ import type { JsonValue } from './json.js';
 import { fromJson, setOwnKey, toJson } from './json.js';
 import type { RhaiLimits, ResolvedLimits } from './limits.js';
 import { resolveLimits } from './limits.js';
-import type { RValue } from './values.js';
+import type { RhaiValue } from './values.js';
 
 /** A compiled script; reusable across runs and safe to cache by source. */
 export interface RhaiProgram {
@@ -37,7 +37,7 @@ export function runRhai(
   scope: Record<string, JsonValue>,
   limits?: Partial<RhaiLimits>,
 ): { value: JsonValue; scope: Record<string, JsonValue> } {
-  const input = new Map<string, RValue>();
+  const input = new Map<string, RhaiValue>();
   for (const k of Object.keys(scope)) input.set(k, fromJson(scope[k]!));
   const resolved: ResolvedLimits = resolveLimits(limits ?? program.limits);
   const result = execute(program.compiled, input, resolved);

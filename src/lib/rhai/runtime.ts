@@ -1,24 +1,21 @@
 import { isSystemError, RhaiError } from './errors.js';
 import type { ResolvedLimits } from './limits.js';
 import { lookupBuiltin } from './stdlib/registry.js';
-import type { RValue, ThisRef } from './values.js';
-import type { FnPtr } from './values.js';
-import { own, RBlob, SharedCell } from './values.js';
+import type { RhaiValue, ThisReference } from './values.js';
+import type { FunctionPointer } from './values.js';
+import { ownedValue, RhaiBlob, SharedCell } from './values.js';
 
 /** A variable slot: a value, or a cell shared with closures. */
-export type Slot = RValue | SharedCell;
+export type Slot = RhaiValue | SharedCell;
 
 /** A compiled node: evaluates in a frame and yields a value. */
-export type Ev = (f: Frame) => RValue;
+export type Evaluator = (frame: Frame) => RhaiValue;
 
-/** Control-flow signals carried in `Ctx.ctl` instead of exceptions. */
-export const CTL_NONE = 0;
-export const CTL_BREAK = 1;
-export const CTL_CONTINUE = 2;
-export const CTL_RETURN = 3;
+/** A control-flow signal carried in `EvaluationContext.control` instead of an exception. */
+export type ControlSignal = 'none' | 'break' | 'continue' | 'return';
 
 /** The caller's variables, visible to a function called with `name!(...)`. */
-export interface DynScope {
+export interface DynamicScope {
   frame: Frame;
   names: ReadonlyMap<string, number>;
 }
@@ -26,74 +23,74 @@ export interface DynScope {
 /** Activation record of the top level, a function or a closure. */
 export class Frame {
   constructor(
-    readonly c: Ctx,
-    readonly s: Slot[],
-    readonly thisRef: ThisRef | undefined,
-    readonly dyn: DynScope | undefined,
+    readonly context: EvaluationContext,
+    readonly slots: Slot[],
+    readonly thisRef: ThisReference | undefined,
+    readonly dynamicScope: DynamicScope | undefined,
   ) {}
 }
 
 /** A compiled script function. */
-export interface ScriptFn {
+export interface ScriptFunction {
   name: string;
   arity: number;
-  nslots: number;
-  body: Ev;
+  slotCount: number;
+  body: Evaluator;
 }
 
 /** State of one run: counters, limits, control flow, functions and the host scope. */
-export class Ctx {
-  ops = 0;
-  nextCheck: number;
-  level = 0;
-  ctl = CTL_NONE;
-  ctlValue: RValue = undefined;
+export class EvaluationContext {
+  operations = 0;
+  nextLimitCheck: number;
+  callDepth = 0;
+  control: ControlSignal = 'none';
+  controlValue: RhaiValue = undefined;
   /** The error being handled by the innermost running `catch` block (for a bare `throw`). */
   caught: RhaiError | undefined = undefined;
   readonly deadline: number;
-  readonly globalConsts = new Map<string, RValue>();
+  readonly globalConstants = new Map<string, RhaiValue>();
 
   constructor(
     readonly limits: ResolvedLimits,
-    readonly fns: ReadonlyMap<string, ScriptFn>,
+    readonly functions: ReadonlyMap<string, ScriptFunction>,
     readonly externals: Map<string, Slot>,
   ) {
     this.deadline = Date.now() + limits.timeoutMs;
-    this.nextCheck = Math.min(limits.maxOperations, 256);
+    this.nextLimitCheck = Math.min(limits.maxOperations, 256);
   }
 
   /** Slow path of the operation counter: the operations limit and the wall-clock deadline. */
-  check(): void {
-    if (this.ops > this.limits.maxOperations) {
+  checkLimits(): void {
+    if (this.operations > this.limits.maxOperations) {
       throw new RhaiError('ErrorTooManyOperations', 'Too many operations');
     }
     if (Date.now() > this.deadline) throw new RhaiError('ErrorTerminated', 'Script timed out');
-    this.nextCheck = Math.min(this.limits.maxOperations, this.ops + 256);
+    this.nextLimitCheck = Math.min(this.limits.maxOperations, this.operations + 256);
   }
 
   /** Script function by name and arity. */
-  scriptFn(name: string, arity: number): ScriptFn | undefined {
-    return this.fns.get(`${name}/${arity}`);
+  scriptFunction(name: string, arity: number): ScriptFunction | undefined {
+    return this.functions.get(`${name}/${arity}`);
   }
 
-  hasFnNamed(name: string): boolean {
-    for (const f of this.fns.values()) if (f.name === name) return true;
+  hasFunctionNamed(name: string): boolean {
+    for (const f of this.functions.values()) if (f.name === name) return true;
     return false;
   }
 }
 
 /** Counts one operation. */
-export function tick(c: Ctx): void {
-  if (++c.ops > c.nextCheck) c.check();
+export function countOperation(context: EvaluationContext): void {
+  if (++context.operations > context.nextLimitCheck) context.checkLimits();
 }
 
 /** Runtime error with an optional position. */
-export function rtError(kind: string, message: string, line = 0, col = 0): RhaiError {
+export function runtimeError(kind: string, message: string, line = 0, col = 0): RhaiError {
   return new RhaiError(kind, message, line, col);
 }
 
 /** Adds a position to an error that has none, and turns JS stack exhaustion into a Rhai error. */
-export function withPos(e: unknown, line: number, col: number): unknown {
+export function withPosition(e: unknown, line: number, col: number): unknown {
   if (e instanceof RhaiError) {
     if (e.line === 0) {
       e.line = line;
@@ -106,10 +103,10 @@ export function withPos(e: unknown, line: number, col: number): unknown {
 }
 
 /** Fails when a string exceeds the size limit. */
-export function checkString(c: Ctx, s: string): string {
-  const max = c.limits.maxStringSize;
+export function checkString(context: EvaluationContext, s: string): string {
+  const max = context.limits.maxStringSize;
   if (s.length * 3 > max && utf8Length(s) > max) {
-    throw rtError('ErrorDataTooLarge', 'Length of string exceeds the maximum limit');
+    throw runtimeError('ErrorDataTooLarge', 'Length of string exceeds the maximum limit');
   }
   return s;
 }
@@ -120,33 +117,33 @@ export function utf8Length(s: string): number {
 }
 
 /** Fails when an array or map (with everything nested in it) exceeds the size limits. */
-export function checkSize(c: Ctx, v: RValue): void {
-  const l = c.limits;
+export function checkSize(context: EvaluationContext, v: RhaiValue): void {
+  const l = context.limits;
   if (Array.isArray(v)) {
     if (v.length > l.maxArraySize)
-      throw rtError('ErrorDataTooLarge', 'Size of array exceeds the maximum limit');
+      throw runtimeError('ErrorDataTooLarge', 'Size of array exceeds the maximum limit');
   } else if (v instanceof Map) {
     if (v.size > l.maxMapSize)
-      throw rtError('ErrorDataTooLarge', 'Size of object map exceeds the maximum limit');
+      throw runtimeError('ErrorDataTooLarge', 'Size of object map exceeds the maximum limit');
   } else {
-    if (v instanceof RBlob && v.bytes.length > l.maxArraySize) {
-      throw rtError('ErrorDataTooLarge', 'Size of BLOB exceeds the maximum limit');
+    if (v instanceof RhaiBlob && v.bytes.length > l.maxArraySize) {
+      throw runtimeError('ErrorDataTooLarge', 'Size of BLOB exceeds the maximum limit');
     }
     return;
   }
   const sizes = [0, 0];
   deepSize(v, sizes, 0);
   if (sizes[0]! > l.maxArraySize)
-    throw rtError('ErrorDataTooLarge', 'Size of array exceeds the maximum limit');
+    throw runtimeError('ErrorDataTooLarge', 'Size of array exceeds the maximum limit');
   if (sizes[1]! > l.maxMapSize)
-    throw rtError('ErrorDataTooLarge', 'Size of object map exceeds the maximum limit');
+    throw runtimeError('ErrorDataTooLarge', 'Size of object map exceeds the maximum limit');
 }
 
 /** Containers nested deeper than this are refused, so that copying and JSON conversion stay shallow. */
 const MAX_NESTING = 512;
 
-function deepSize(v: RValue, sizes: number[], depth: number): void {
-  if (depth > MAX_NESTING) throw rtError('ErrorDataTooLarge', 'Data nested too deeply');
+function deepSize(v: RhaiValue, sizes: number[], depth: number): void {
+  if (depth > MAX_NESTING) throw runtimeError('ErrorDataTooLarge', 'Data nested too deeply');
   if (Array.isArray(v)) {
     sizes[0]! += v.length;
     for (const x of v) if (typeof x === 'object') deepSize(x, sizes, depth + 1);
@@ -157,45 +154,45 @@ function deepSize(v: RValue, sizes: number[], depth: number): void {
 }
 
 /** Checks the top-level size of a container returned by a native function. */
-export function checkResult(c: Ctx, v: RValue): RValue {
-  if (Array.isArray(v) && v.length > c.limits.maxArraySize) {
-    throw rtError('ErrorDataTooLarge', 'Size of array exceeds the maximum limit');
+export function checkResult(context: EvaluationContext, v: RhaiValue): RhaiValue {
+  if (Array.isArray(v) && v.length > context.limits.maxArraySize) {
+    throw runtimeError('ErrorDataTooLarge', 'Size of array exceeds the maximum limit');
   }
   return v;
 }
 
 /** Calls a script function with `this` (or none) and owned arguments. */
 export function callScript(
-  c: Ctx,
-  fn: ScriptFn,
-  thisRef: ThisRef | undefined,
-  args: RValue[],
-  dyn?: DynScope,
-): RValue {
-  if (c.level >= c.limits.maxCallLevels) {
-    throw rtError('ErrorStackOverflow', `Stack overflow calling function '${fn.name}'`);
+  context: EvaluationContext,
+  fn: ScriptFunction,
+  thisRef: ThisReference | undefined,
+  args: RhaiValue[],
+  dyn?: DynamicScope,
+): RhaiValue {
+  if (context.callDepth >= context.limits.maxCallLevels) {
+    throw runtimeError('ErrorStackOverflow', `Stack overflow calling function '${fn.name}'`);
   }
-  tick(c);
-  const slots: Slot[] = new Array<Slot>(fn.nslots);
+  countOperation(context);
+  const slots: Slot[] = new Array<Slot>(fn.slotCount);
   for (let i = 0; i < args.length; i++) slots[i] = args[i];
-  c.level++;
+  context.callDepth++;
   try {
-    let r = fn.body(new Frame(c, slots, thisRef, dyn));
-    if (c.ctl === CTL_RETURN) {
-      r = c.ctlValue;
-      c.ctlValue = undefined;
+    let r = fn.body(new Frame(context, slots, thisRef, dyn));
+    if (context.control === 'return') {
+      r = context.controlValue;
+      context.controlValue = undefined;
     }
-    c.ctl = CTL_NONE;
-    return own(r);
+    context.control = 'none';
+    return ownedValue(r);
   } catch (e) {
-    throw wrapFnError(e, fn.name);
+    throw wrapFunctionError(e, fn.name);
   } finally {
-    c.level--;
+    context.callDepth--;
   }
 }
 
 /** Wraps a non-system error raised inside a function, as Rhai's `ErrorInFunctionCall`. */
-export function wrapFnError(e: unknown, name: string): unknown {
+export function wrapFunctionError(e: unknown, name: string): unknown {
   if (e instanceof RangeError) return new RhaiError('ErrorStackOverflow', 'Stack overflow');
   if (!(e instanceof RhaiError) || isSystemError(e) || name === '') return e;
   return new RhaiError(
@@ -217,64 +214,82 @@ export function rootError(e: RhaiError): RhaiError {
 }
 
 /** Arity of what a function pointer would call, or undefined when it names no script function. */
-function ptrAccepts(c: Ctx, fp: FnPtr, n: number): boolean {
+function pointerAccepts(context: EvaluationContext, fp: FunctionPointer, n: number): boolean {
   if (fp.closure) return fp.closure.params === n;
-  return c.scriptFn(fp.name, n) !== undefined;
+  return context.scriptFunction(fp.name, n) !== undefined;
 }
 
 /** Calls a function pointer with `this` (optional) and arguments after its curried ones. */
-export function callFnPtr(
-  c: Ctx,
-  fp: FnPtr,
-  thisRef: ThisRef | undefined,
-  args: RValue[],
-  dyn?: DynScope,
-): RValue {
+export function callFunctionPointer(
+  context: EvaluationContext,
+  fp: FunctionPointer,
+  thisRef: ThisReference | undefined,
+  args: RhaiValue[],
+  dyn?: DynamicScope,
+): RhaiValue {
   const all = fp.curried.length === 0 ? args : [...fp.curried, ...args];
   if (fp.closure) {
     if (fp.closure.params !== all.length) {
-      throw rtError('ErrorFunctionNotFound', `Function not found: <closure> with ${all.length} parameter(s)`);
+      throw runtimeError(
+        'ErrorFunctionNotFound',
+        `Function not found: <closure> with ${all.length} parameter(s)`,
+      );
     }
     return fp.closure.invoke(thisRef, all);
   }
-  const sf = c.scriptFn(fp.name, all.length);
-  if (sf) return callScript(c, sf, thisRef, all, dyn);
+  const sf = context.scriptFunction(fp.name, all.length);
+  if (sf) return callScript(context, sf, thisRef, all, dyn);
   const b = lookupBuiltin(fp.name);
   if (b) {
-    const bargs = thisRef ? [thisRef.v, ...all] : all;
+    const bargs = thisRef ? [thisRef.value, ...all] : all;
     if (bargs.length >= b.min && bargs.length <= b.max) {
-      const r = b.fn(c, bargs);
-      if (thisRef) thisRef.v = bargs[0];
+      const r = b.fn(context, bargs);
+      if (thisRef) thisRef.value = bargs[0];
       return r;
     }
   }
-  throw rtError('ErrorFunctionNotFound', `Function not found: ${fp.name} with ${all.length} parameter(s)`);
+  throw runtimeError(
+    'ErrorFunctionNotFound',
+    `Function not found: ${fp.name} with ${all.length} parameter(s)`,
+  );
 }
 
 /**
  * Calls a callback the way Rhai's array functions do: first with `this` bound to the item and only
  * the curried arguments, then with the item as an argument, then with the extra arguments too.
  */
-export function callCallback(c: Ctx, fp: FnPtr, item: ThisRef, extras: RValue[], itemAsArg: boolean): RValue {
+export function callCallback(
+  context: EvaluationContext,
+  fp: FunctionPointer,
+  item: ThisReference,
+  extras: RhaiValue[],
+  itemAsArg: boolean,
+): RhaiValue {
   const base = fp.curried.length;
-  if (ptrAccepts(c, fp, base)) return callFnPtr(c, fp, item, []);
+  if (pointerAccepts(context, fp, base)) return callFunctionPointer(context, fp, item, []);
   if (itemAsArg) {
-    if (ptrAccepts(c, fp, base + 1)) return callFnPtr(c, fp, item, [item.v]);
-    return callFnPtr(c, fp, item, [item.v, ...extras]);
+    if (pointerAccepts(context, fp, base + 1)) return callFunctionPointer(context, fp, item, [item.value]);
+    return callFunctionPointer(context, fp, item, [item.value, ...extras]);
   }
-  return callFnPtr(c, fp, item, extras);
+  return callFunctionPointer(context, fp, item, extras);
 }
 
 /** Calls a callback with plain arguments, dropping trailing ones the callback does not take. */
-export function callWithOptional(c: Ctx, fp: FnPtr, args: RValue[], required: number): RValue {
+export function callWithOptional(
+  context: EvaluationContext,
+  fp: FunctionPointer,
+  args: RhaiValue[],
+  required: number,
+): RhaiValue {
   const base = fp.curried.length;
   for (let n = required; n <= args.length; n++) {
-    if (ptrAccepts(c, fp, base + n)) return callFnPtr(c, fp, undefined, args.slice(0, n));
+    if (pointerAccepts(context, fp, base + n))
+      return callFunctionPointer(context, fp, undefined, args.slice(0, n));
   }
-  return callFnPtr(c, fp, undefined, args);
+  return callFunctionPointer(context, fp, undefined, args);
 }
 
 /** A `SharedCell`-aware read of a slot. */
-export function readSlot(s: Slot): RValue {
-  return s instanceof SharedCell ? s.v : s;
+export function readSlot(s: Slot): RhaiValue {
+  return s instanceof SharedCell ? s.value : s;
 }

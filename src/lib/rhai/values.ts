@@ -1,35 +1,35 @@
 /** A Rhai `char`: one Unicode scalar value, kept distinct from one-character strings. */
-export class RChar {
-  constructor(readonly c: string) {}
+export class RhaiChar {
+  constructor(readonly value: string) {}
 }
 
 /** A Rhai `FLOAT` (f64), boxed so that `2.0` stays distinct from the integer `2`. */
-export class RFloat {
-  constructor(readonly v: number) {}
+export class RhaiFloat {
+  constructor(readonly value: number) {}
 }
 
 /** A Rhai `timestamp` (milliseconds from a monotonic clock). */
-export class RTimestamp {
+export class RhaiTimestamp {
   constructor(readonly ms: number) {}
 }
 
 /** A Rhai `BLOB`: a byte array. */
-export class RBlob {
+export class RhaiBlob {
   constructor(public bytes: Uint8Array) {}
 }
 
 /** A Rhai range `a..b` / `a..=b` (also the iterator of `range(a, b, step)`). */
-export class RRange {
+export class RhaiRange {
   constructor(
     readonly from: number | bigint,
     readonly to: number | bigint,
-    readonly incl: boolean,
+    readonly inclusive: boolean,
     readonly step: number | bigint = 1,
   ) {}
 }
 
 /** A float range from `range(a, b, step)` with FLOAT arguments. */
-export class RFloatRange {
+export class RhaiFloatRange {
   constructor(
     readonly from: number,
     readonly to: number,
@@ -39,19 +39,19 @@ export class RFloatRange {
 
 /** A variable shared with a closure; lives only in variable slots, never as a value. */
 export class SharedCell {
-  constructor(public v: RValue) {}
+  constructor(public value: RhaiValue) {}
 }
 
 /** A function pointer: a named script/native function or a closure, with curried arguments. */
-export class FnPtr {
+export class FunctionPointer {
   constructor(
     readonly name: string,
-    readonly curried: readonly RValue[] = [],
+    readonly curried: readonly RhaiValue[] = [],
     readonly closure?: ClosureValue,
   ) {}
 
-  withCurried(args: readonly RValue[]): FnPtr {
-    return new FnPtr(this.name, [...this.curried, ...args], this.closure);
+  withCurried(args: readonly RhaiValue[]): FunctionPointer {
+    return new FunctionPointer(this.name, [...this.curried, ...args], this.closure);
   }
 }
 
@@ -59,39 +59,39 @@ export class FnPtr {
 export interface ClosureValue {
   readonly params: number;
   readonly cells: readonly SharedCell[];
-  readonly invoke: (thisRef: ThisRef | undefined, args: RValue[]) => RValue;
+  readonly invoke: (thisRef: ThisReference | undefined, args: RhaiValue[]) => RhaiValue;
 }
 
 /** A mutable `this` binding for method-style calls; `set` writes back to the caller's place. */
-export interface ThisRef {
-  v: RValue;
+export interface ThisReference {
+  value: RhaiValue;
 }
 
 /** Rhai object map. A `Map` keeps `__proto__` and `constructor` as ordinary keys. */
-export type RMap = Map<string, RValue>;
+export type RhaiMap = Map<string, RhaiValue>;
 
 /**
  * Any Rhai value. INT is a JS `number` holding a safe integer, or a `bigint` outside ±2^53 (always
  * within i64); unit is `undefined`.
  */
-export type RValue =
+export type RhaiValue =
   | undefined
   | boolean
   | number
   | bigint
   | string
-  | RChar
-  | RFloat
-  | RValue[]
-  | RMap
-  | FnPtr
-  | RTimestamp
-  | RBlob
-  | RRange
-  | RFloatRange;
+  | RhaiChar
+  | RhaiFloat
+  | RhaiValue[]
+  | RhaiMap
+  | FunctionPointer
+  | RhaiTimestamp
+  | RhaiBlob
+  | RhaiRange
+  | RhaiFloatRange;
 
 /** Rhai's `type_of` name of a value. */
-export function typeOf(v: RValue): string {
+export function typeOf(v: RhaiValue): string {
   switch (typeof v) {
     case 'undefined':
       return '()';
@@ -103,32 +103,32 @@ export function typeOf(v: RValue): string {
     case 'string':
       return 'string';
   }
-  if (v instanceof RFloat) return 'f64';
-  if (v instanceof RChar) return 'char';
+  if (v instanceof RhaiFloat) return 'f64';
+  if (v instanceof RhaiChar) return 'char';
   if (Array.isArray(v)) return 'array';
   if (v instanceof Map) return 'map';
-  if (v instanceof FnPtr) return 'Fn';
-  if (v instanceof RTimestamp) return 'timestamp';
-  if (v instanceof RRange) return v.incl ? 'range=' : 'range';
-  if (v instanceof RFloatRange) return 'range';
+  if (v instanceof FunctionPointer) return 'Fn';
+  if (v instanceof RhaiTimestamp) return 'timestamp';
+  if (v instanceof RhaiRange) return v.inclusive ? 'range=' : 'range';
+  if (v instanceof RhaiFloatRange) return 'range';
   return 'blob';
 }
 
 /** Copies arrays, maps and blobs deeply (Rhai values are copied on assignment). */
-export function deepClone(v: RValue): RValue {
+export function deepClone(v: RhaiValue): RhaiValue {
   if (Array.isArray(v)) return v.map(deepClone);
   if (v instanceof Map) {
-    const m: RMap = new Map();
+    const m: RhaiMap = new Map();
     for (const [k, x] of v) m.set(k, deepClone(x));
     return m;
   }
-  if (v instanceof RBlob) return new RBlob(v.bytes.slice());
+  if (v instanceof RhaiBlob) return new RhaiBlob(v.bytes.slice());
   return v;
 }
 
 /** Copies a value only when it is a container (cheap check first). */
-export function own(v: RValue): RValue {
-  return typeof v === 'object' && (Array.isArray(v) || v instanceof Map || v instanceof RBlob)
+export function ownedValue(v: RhaiValue): RhaiValue {
+  return typeof v === 'object' && (Array.isArray(v) || v instanceof Map || v instanceof RhaiBlob)
     ? deepClone(v)
     : v;
 }
@@ -167,7 +167,7 @@ export function floatToString(f: number): string {
 }
 
 /** Rhai's `to_string` / string interpolation text of a value. */
-export function toDisplay(v: RValue): string {
+export function toDisplay(v: RhaiValue): string {
   switch (typeof v) {
     case 'undefined':
       return '';
@@ -178,13 +178,13 @@ export function toDisplay(v: RValue): string {
     case 'string':
       return v;
   }
-  if (v instanceof RChar) return v.c;
-  if (v instanceof RFloat) return floatToString(v.v);
+  if (v instanceof RhaiChar) return v.value;
+  if (v instanceof RhaiFloat) return floatToString(v.value);
   return toDebug(v);
 }
 
 /** Rhai's `to_debug` text (strings quoted, containers in literal syntax). */
-export function toDebug(v: RValue): string {
+export function toDebug(v: RhaiValue): string {
   switch (typeof v) {
     case 'undefined':
       return '()';
@@ -195,8 +195,8 @@ export function toDebug(v: RValue): string {
     case 'bigint':
       return String(v);
   }
-  if (v instanceof RChar) return `'${v.c}'`;
-  if (v instanceof RFloat) return floatToString(v.v);
+  if (v instanceof RhaiChar) return `'${v.value}'`;
+  if (v instanceof RhaiFloat) return floatToString(v.value);
   if (Array.isArray(v)) return `[${v.map(toDebug).join(', ')}]`;
   if (v instanceof Map) {
     const parts: string[] = [];
@@ -204,27 +204,28 @@ export function toDebug(v: RValue): string {
       parts.push(`${/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? k : JSON.stringify(k)}: ${toDebug(x)}`);
     return `#{${parts.join(', ')}}`;
   }
-  if (v instanceof FnPtr) return v.closure ? 'Fn(<closure>)' : `Fn(${v.name})`;
-  if (v instanceof RTimestamp) return '<timestamp>';
-  if (v instanceof RRange) return `${v.from}..${v.incl ? '=' : ''}${v.to}`;
-  if (v instanceof RFloatRange) return `${v.from}..${v.to}`;
+  if (v instanceof FunctionPointer) return v.closure ? 'Fn(<closure>)' : `Fn(${v.name})`;
+  if (v instanceof RhaiTimestamp) return '<timestamp>';
+  if (v instanceof RhaiRange) return `${v.from}..${v.inclusive ? '=' : ''}${v.to}`;
+  if (v instanceof RhaiFloatRange) return `${v.from}..${v.to}`;
   return `[${Array.from(v.bytes, (b) => b.toString(16).padStart(2, '0')).join('')}]`;
 }
 
 /** Structural equality as Rhai's `==` (INT and FLOAT compare numerically; char equals 1-char string). */
-export function valuesEqual(a: RValue, b: RValue): boolean {
+export function valuesEqual(a: RhaiValue, b: RhaiValue): boolean {
   if (a === b) return true;
   const ta = typeof a;
   const tb = typeof b;
   if ((ta === 'number' || ta === 'bigint') && (tb === 'number' || tb === 'bigint')) return false;
-  if (a instanceof RFloat) {
-    if (b instanceof RFloat) return a.v === b.v;
-    if (tb === 'number' || tb === 'bigint') return a.v === Number(b);
+  if (a instanceof RhaiFloat) {
+    if (b instanceof RhaiFloat) return a.value === b.value;
+    if (tb === 'number' || tb === 'bigint') return a.value === Number(b);
     return false;
   }
-  if (b instanceof RFloat) return (ta === 'number' || ta === 'bigint') && Number(a) === b.v;
-  if (a instanceof RChar) return (b instanceof RChar && a.c === b.c) || (tb === 'string' && a.c === b);
-  if (b instanceof RChar) return ta === 'string' && a === b.c;
+  if (b instanceof RhaiFloat) return (ta === 'number' || ta === 'bigint') && Number(a) === b.value;
+  if (a instanceof RhaiChar)
+    return (b instanceof RhaiChar && a.value === b.value) || (tb === 'string' && a.value === b);
+  if (b instanceof RhaiChar) return ta === 'string' && a === b.value;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!valuesEqual(a[i], b[i])) return false;
@@ -235,16 +236,21 @@ export function valuesEqual(a: RValue, b: RValue): boolean {
     for (const [k, x] of a) if (!b.has(k) || !valuesEqual(x, b.get(k))) return false;
     return true;
   }
-  if (a instanceof FnPtr) return b instanceof FnPtr && a.name === b.name && !a.closure && !b.closure;
-  if (a instanceof RBlob) {
+  if (a instanceof FunctionPointer)
+    return b instanceof FunctionPointer && a.name === b.name && !a.closure && !b.closure;
+  if (a instanceof RhaiBlob) {
     return (
-      b instanceof RBlob && a.bytes.length === b.bytes.length && a.bytes.every((x, i) => x === b.bytes[i])
+      b instanceof RhaiBlob && a.bytes.length === b.bytes.length && a.bytes.every((x, i) => x === b.bytes[i])
     );
   }
-  if (a instanceof RTimestamp) return b instanceof RTimestamp && a.ms === b.ms;
-  if (a instanceof RRange) {
+  if (a instanceof RhaiTimestamp) return b instanceof RhaiTimestamp && a.ms === b.ms;
+  if (a instanceof RhaiRange) {
     return (
-      b instanceof RRange && a.from === b.from && a.to === b.to && a.incl === b.incl && a.step === b.step
+      b instanceof RhaiRange &&
+      a.from === b.from &&
+      a.to === b.to &&
+      a.inclusive === b.inclusive &&
+      a.step === b.step
     );
   }
   return false;

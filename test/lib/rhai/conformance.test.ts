@@ -6,8 +6,8 @@ import { RhaiError } from '../../../src/lib/rhai/errors.js';
 import { compileSource, execute } from '../../../src/lib/rhai/interpreter.js';
 import type { RhaiLimits } from '../../../src/lib/rhai/limits.js';
 import { resolveLimits } from '../../../src/lib/rhai/limits.js';
-import type { RValue } from '../../../src/lib/rhai/values.js';
-import { RBlob, RChar, RFloat, toDebug } from '../../../src/lib/rhai/values.js';
+import type { RhaiValue } from '../../../src/lib/rhai/values.js';
+import { RhaiBlob, RhaiChar, RhaiFloat, toDebug } from '../../../src/lib/rhai/values.js';
 import { conformanceSuite } from '../../helpers/conformance.js';
 
 /** Pass count reached so far; it only goes up. */
@@ -63,20 +63,20 @@ function limitsOf(c: Case): Partial<RhaiLimits> {
   return l as Partial<RhaiLimits>;
 }
 
-function rhaiType(v: RValue): string {
+function rhaiType(v: RhaiValue): string {
   if (typeof v === 'number' || typeof v === 'bigint') return 'INT';
-  if (v instanceof RFloat) return 'FLOAT';
+  if (v instanceof RhaiFloat) return 'FLOAT';
   if (typeof v === 'boolean') return 'bool';
   if (typeof v === 'string') return 'String';
-  if (v instanceof RChar) return 'char';
+  if (v instanceof RhaiChar) return 'char';
   if (v === undefined) return 'unit';
   if (Array.isArray(v)) return 'Array';
   if (v instanceof Map) return 'Map';
-  if (v instanceof RBlob) return 'Blob';
+  if (v instanceof RhaiBlob) return 'Blob';
   return 'other';
 }
 
-function sameValue(type: string, actual: RValue, expected: unknown, c: Case['expect']): boolean {
+function sameValue(type: string, actual: RhaiValue, expected: unknown, c: Case['expect']): boolean {
   if (rhaiType(actual) !== type) return false;
   switch (type) {
     case 'INT':
@@ -84,22 +84,22 @@ function sameValue(type: string, actual: RValue, expected: unknown, c: Case['exp
         return (actual as number | bigint).toString() === c.value_text;
       return Number(actual) === expected;
     case 'FLOAT': {
-      const x = (actual as RFloat).v;
+      const x = (actual as RhaiFloat).value;
       return c.tolerance !== undefined && type === c.type
         ? Math.abs(x - (expected as number)) < c.tolerance
         : x === expected;
     }
     case 'char':
-      return (actual as RChar).c === expected;
+      return (actual as RhaiChar).value === expected;
     case 'unit':
       return expected === null;
     case 'Array': {
-      const xs = actual as RValue[];
+      const xs = actual as RhaiValue[];
       const ys = expected as unknown[];
       return xs.length === ys.length && xs.every((x, i) => sameValue(c.elem_type ?? 'INT', x, ys[i], {}));
     }
     case 'Blob': {
-      const bs = Array.from((actual as RBlob).bytes);
+      const bs = Array.from((actual as RhaiBlob).bytes);
       return JSON.stringify(bs) === JSON.stringify(expected);
     }
     default:
@@ -111,7 +111,7 @@ function sameValue(type: string, actual: RValue, expected: unknown, c: Case['exp
 function runCase(c: Case): string | undefined {
   const limits = resolveLimits(limitsOf(c));
   const exprMode = c.api === 'eval_expression' || c.api === 'compile_expression';
-  let value: RValue;
+  let value: RhaiValue;
   try {
     const script = compileSource(c.script, limits, exprMode ? 'expression' : 'script');
     if (c.api === 'compile' || c.api === 'compile_expression') value = undefined;

@@ -1,31 +1,31 @@
 import { RhaiError } from '../errors.js';
-import type { Ctx } from '../runtime.js';
-import type { RValue } from '../values.js';
+import type { EvaluationContext } from '../runtime.js';
+import type { RhaiValue } from '../values.js';
 import { typeOf } from '../values.js';
 
 /**
  * A native function. `args[0]` is the receiver: a function may replace it (strings and numbers are
  * immutable in JS) and the caller writes it back to the variable it came from.
  */
-export type NativeFn = (c: Ctx, args: RValue[]) => RValue;
+export type NativeFunction = (context: EvaluationContext, args: RhaiValue[]) => RhaiValue;
 
 /** A registered native function with the number of arguments it accepts. */
 export interface Builtin {
   name: string;
   min: number;
   max: number;
-  fn: NativeFn;
+  fn: NativeFunction;
 }
 
 interface Overloads {
   builtin: Builtin;
-  byType: Map<string, { min: number; max: number; fn: NativeFn }>;
+  byType: Map<string, { min: number; max: number; fn: NativeFunction }>;
 }
 
 const builtins = new Map<string, Overloads>();
 
 /** Registers a native function that handles every argument type itself. */
-export function def(name: string, min: number, max: number, fn: NativeFn): void {
+export function defineFunction(name: string, min: number, max: number, fn: NativeFunction): void {
   builtins.set(name, { builtin: { name, min, max, fn }, byType: new Map() });
 }
 
@@ -33,15 +33,21 @@ export function def(name: string, min: number, max: number, fn: NativeFn): void 
  * Registers a native function for receivers (first argument) of one `type_of` type; functions of
  * the same name for other types live side by side (`len` of strings, arrays, maps, ...).
  */
-export function defFor(type: string, name: string, min: number, max: number, fn: NativeFn): void {
+export function defineFunctionFor(
+  type: string,
+  name: string,
+  min: number,
+  max: number,
+  fn: NativeFunction,
+): void {
   let o = builtins.get(name);
   if (!o || o.byType.size === 0) {
-    const byType = new Map<string, { min: number; max: number; fn: NativeFn }>();
+    const byType = new Map<string, { min: number; max: number; fn: NativeFunction }>();
     const builtin: Builtin = {
       name,
       min,
       max,
-      fn: (c, args) => {
+      fn: (context, args) => {
         const h = byType.get(typeOf(args[0]).replace('range=', 'range'));
         if (!h || args.length < h.min || args.length > h.max) {
           throw new RhaiError(
@@ -49,7 +55,7 @@ export function defFor(type: string, name: string, min: number, max: number, fn:
             `Function not found: ${name} (${args.map(typeOf).join(', ')})`,
           );
         }
-        return h.fn(c, args);
+        return h.fn(context, args);
       },
     };
     o = { builtin, byType };

@@ -2,14 +2,14 @@ import type { FunctionDefinition, LiteralValue, Node, Script } from './ast.js';
 import { parseError, RhaiError } from './errors.js';
 import { getIndex, setIndex } from './indexing.js';
 import { binaryOperation, asFunctionPointer, compare, contains, noOperator, unary } from './operators.js';
-import type { DynamicScope, Evaluator, ScriptFunction, Slot } from './runtime.js';
+import type { DynamicScope, Evaluator, ScriptFunction, Slot } from './evaluation-context.js';
+import { Frame } from './evaluation-context.js';
 import {
   callFunctionPointer,
   callScript,
   checkResult,
   checkSize,
   checkString,
-  Frame,
   readSlot,
   rootError,
   runtimeError,

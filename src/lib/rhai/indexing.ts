@@ -1,6 +1,6 @@
 import { RhaiError } from './errors.js';
 import { toBigInt, fromBigInt } from './int-math.js';
-import type { EvaluationContext } from './runtime.js';
+import type { EvaluationContext } from './evaluation-context.js';
 import { checkSize, checkString } from './runtime.js';
 import type { RhaiValue } from './values.js';
 import {

@@ -4,8 +4,9 @@ import { RhaiError } from './errors.js';
 import type { ResolvedLimits } from './limits.js';
 import type { ParseMode } from './parser.js';
 import { parseScript } from './parser.js';
-import type { Slot } from './runtime.js';
-import { EvaluationContext, Frame, readSlot } from './runtime.js';
+import type { Slot } from './evaluation-context.js';
+import { EvaluationContext, Frame } from './evaluation-context.js';
+import { readSlot } from './runtime.js';
 import './stdlib/index.js';
 import type { RhaiValue } from './values.js';
 

@@ -11,7 +11,7 @@ import {
   shrInt,
   subInt,
 } from './int-math.js';
-import type { EvaluationContext } from './runtime.js';
+import type { EvaluationContext } from './evaluation-context.js';
 import { checkSize, checkString } from './runtime.js';
 import type { RhaiMap, RhaiValue } from './values.js';
 import {

@@ -1,7 +1,7 @@
 import { RhaiError } from '../errors.js';
 import { normalizeIndex, rangeBounds } from '../indexing.js';
 import { compare } from '../operators.js';
-import type { EvaluationContext } from '../runtime.js';
+import type { EvaluationContext } from '../evaluation-context.js';
 import { callCallback, callWithOptional, checkSize } from '../runtime.js';
 import type { RhaiValue, ThisReference } from '../values.js';
 import {

@@ -1,5 +1,5 @@
 import { RhaiError } from '../errors.js';
-import type { EvaluationContext } from '../runtime.js';
+import type { EvaluationContext } from '../evaluation-context.js';
 import { callWithOptional, checkSize } from '../runtime.js';
 import type { RhaiMap, RhaiValue } from '../values.js';
 import { ownedValue } from '../values.js';

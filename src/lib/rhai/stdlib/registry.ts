@@ -1,5 +1,5 @@
 import { RhaiError } from '../errors.js';
-import type { EvaluationContext } from '../runtime.js';
+import type { EvaluationContext } from '../evaluation-context.js';
 import type { RhaiValue } from '../values.js';
 import { typeOf } from '../values.js';
 

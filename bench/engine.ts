@@ -13,7 +13,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createPool, withTransaction, type Pool } from '../src/platform/database/pool.js';
 import { compileBpmn } from '../src/workflow/engine/model/index.js';
-import { ExternalTaskWorker } from '../src/workflow/worker/index.js';
+import { ExternalTaskWorker } from '../src/worker/index.js';
 import { startBenchServer } from './support/bench-database.js';
 import { percentile, runConcurrently } from './support/concurrency.js';
 import { interleave } from './support/interleave.js';

@@ -13,7 +13,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { loadJqEngine } from '../src/workflow/scripts/jq-engine.js';
 import { runJqStep } from '../src/workflow/scripts/jq-step.js';
-import { compileRhai, runRhai } from '../src/workflow/scripts/rhai/index.js';
+import { compileRhai, runRhai } from '../src/lib/rhai/index.js';
 import { createInProcessExecutor } from '../src/workflow/scripts/step-executor.js';
 import type { JsonValue, ScriptStep, Variables } from '../src/workflow/scripts/types.js';
 

@@ -25,7 +25,7 @@ import { bootstrapWorkflow } from './identity/bootstrap.js';
 import { createEngine, registerEngineRoutes } from './engine/engine-service.js';
 import { registerDecisionRoutes } from './decisions/routes.js';
 import { DecisionService } from './decisions/decision-service.js';
-import { setFeelLimits } from './feel/index.js';
+import { setFeelLimits } from '../lib/feel/index.js';
 import { decisionWork } from './decisions/decision-work.js';
 import { workflowErrorCatalogue } from './errors.js';
 import { registerOperationsRoutes } from './operations/routes.js';

@@ -1,5 +1,5 @@
 import { Environment } from '@marcbachmann/cel-js';
-import { compileRe2, Re2PatternError } from '../../platform/regex/re2-pattern.js';
+import { compileRe2, Re2PatternError } from '../../lib/re2/re2-pattern.js';
 
 /**
  * CEL's `matches` takes an RE2 pattern (cel-spec), but the CEL library runs it on JavaScript's

@@ -1,5 +1,5 @@
 import type { CodeOptions } from 'ajv';
-import { compileRe2, Re2PatternError } from '../../platform/regex/re2-pattern.js';
+import { compileRe2, Re2PatternError } from '../../lib/re2/re2-pattern.js';
 
 /**
  * Ajv's `code.regExp`: schema `pattern`s are matched by RE2 (linear time, so a pattern such as

@@ -1,4 +1,4 @@
-import { re2PatternProblem } from '../../platform/regex/re2-pattern.js';
+import { re2PatternProblem } from '../../lib/re2/re2-pattern.js';
 import { validateAccessSection } from '../access/validate-access.js';
 import { validateArchiveSpec } from '../archive/archive-spec.js';
 import {

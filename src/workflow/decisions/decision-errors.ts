@@ -1,5 +1,5 @@
 import { ServiceError } from '../../platform/http/service-error.js';
-import type { DmnEvaluationError } from './dmn/index.js';
+import type { DmnEvaluationError } from '../../lib/dmn/index.js';
 
 /** Base class of the errors evaluateForProcess throws, so the engine can catch them as one kind. */
 export class DecisionError extends Error {

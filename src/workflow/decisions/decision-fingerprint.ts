@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DmnModel } from './dmn/index.js';
+import type { DmnModel } from '../../lib/dmn/index.js';
 
 /**
  * A hex sha256 of what decision `decisionId` of a parsed model evaluates: the decision, every DRG

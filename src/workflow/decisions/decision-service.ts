@@ -16,9 +16,10 @@ import {
   type DmnLimits,
   type DmnProblem,
   type MatchedRule,
-} from './dmn/index.js';
+} from '../../lib/dmn/index.js';
 import * as decisions from './decision-repository.js';
 import { depthExceeds } from './variable-depth.js';
+import { unstorableDmnReason } from './dmn-text-guard.js';
 import type { Queryable } from '../../platform/database/queryable.js';
 
 /**
@@ -297,6 +298,8 @@ export class DecisionService {
 function compileOrRefuse(xml: string, limits: DmnLimits): CompiledDmn {
   let problems: DmnProblem[];
   try {
+    const unstorable = unstorableDmnReason(xml);
+    if (unstorable !== null) throw new DmnValidationError([{ elementId: null, message: unstorable }]);
     const compiled = compileDmn(xml, limits);
     problems = [];
     if (compiled.decisions.length === 0) {

@@ -1,5 +1,5 @@
 import { evaluate, SyntaxError as FeelSyntaxError } from 'feelin';
-import { feelVariables } from '../feel/index.js';
+import { feelVariables } from '../../lib/feel/index.js';
 import { isJsonObject, toJsonValue } from './json-value.js';
 import { positionAt } from './source-position.js';
 import { jsonKind, resultVariableOf, singleChange, stepError, type StepRun } from './step-run.js';

@@ -1,4 +1,4 @@
-import { KEYWORDS, RESERVED } from './rhai/words.js';
+import { KEYWORDS, RESERVED } from '../../lib/rhai/index.js';
 // Keyword functions of Rhai: with the keywords and reserved words, a variable with one of these
 // names cannot be referred to from a script, so it is not put in the scope.
 const keywordFunctions = [

@@ -1,4 +1,4 @@
-import { compileRhai, RhaiError, runRhai, type RhaiLimits } from './rhai/index.js';
+import { compileRhai, RhaiError, runRhai, type RhaiLimits } from '../../lib/rhai/index.js';
 import { jsonEqual, setOwn, toJsonValue } from './json-value.js';
 import { isRhaiVariableName } from './rhai-identifiers.js';
 import { resultVariableOf, stepError, type StepRun } from './step-run.js';

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { runFeelStep } from './feel-step.js';
 import { loadJqEngine, type JqEngine } from './jq-engine.js';
 import { runJqStep } from './jq-step.js';
-import type { RhaiLimits } from './rhai/index.js';
+import type { RhaiLimits } from '../../lib/rhai/index.js';
 import type * as RhaiStepModule from './rhai-step.js';
 import { stepError, type StepRun } from './step-run.js';
 import type { ScriptStep, StepOutcome, Variables } from './types.js';

@@ -6,9 +6,15 @@ import {
   type DecisionResultMapping,
 } from '../../../src/workflow/decisions/decision-result-mapping.js';
 import { DecisionBindingError, pinnedVersion } from '../../../src/workflow/decisions/decision-work.js';
-import { compileDmn, evaluateDecision } from '../../../src/workflow/decisions/dmn/index.js';
+import { compileDmn, evaluateDecision } from '../../../src/lib/dmn/index.js';
 import type { DecisionReference } from '../../../src/workflow/engine/model/index.js';
-import { definitions, literalDecision, tableModel, tableXml, type TableSpec } from './dmn-fixtures.js';
+import {
+  definitions,
+  literalDecision,
+  tableModel,
+  tableXml,
+  type TableSpec,
+} from '../../lib/dmn/dmn-fixtures.js';
 
 /** Rules over `n`: the first two match n >= 1, the third n >= 2. */
 const rules = (outputs: number): [string[], string[]][] =>

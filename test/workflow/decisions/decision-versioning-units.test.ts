@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CompiledCache } from '../../../src/workflow/decisions/compiled-cache.js';
 import { decisionFingerprint } from '../../../src/workflow/decisions/decision-fingerprint.js';
-import { parseDmn } from '../../../src/workflow/decisions/dmn/index.js';
+import { parseDmn } from '../../../src/lib/dmn/index.js';
 import { depthExceeds } from '../../../src/workflow/decisions/variable-depth.js';
-import { definitions, inputData, literalDecision } from './dmn-fixtures.js';
+import { definitions, inputData, literalDecision } from '../../lib/dmn/dmn-fixtures.js';
 
 describe('CompiledCache', () => {
   const loader =

@@ -6,7 +6,7 @@ import {
 } from '../../../src/workflow/decisions/decision-errors.js';
 import { DecisionService } from '../../../src/workflow/decisions/decision-service.js';
 import { startTestWorkflow, type TestWorkflow } from '../../helpers/workflow.js';
-import { definitions, inputData, literalDecision, tableXml } from './dmn-fixtures.js';
+import { definitions, inputData, literalDecision, tableXml } from '../../lib/dmn/dmn-fixtures.js';
 
 interface Deployed {
   id: string;

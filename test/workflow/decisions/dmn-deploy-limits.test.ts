@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestWorkflow, type TestWorkflow } from '../../helpers/workflow.js';
-import { definitions, inputData, tableXml } from './dmn-fixtures.js';
+import { definitions, inputData, tableXml } from '../../lib/dmn/dmn-fixtures.js';
 
 interface ErrorBody {
   code: string;

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../../src/platform/config/index.js';
-import { ExternalTaskApiError, ExternalTaskWorker } from '../../../src/workflow/worker/index.js';
+import { ExternalTaskApiError, ExternalTaskWorker } from '../../../src/worker/index.js';
 import { startTestWorkflow } from '../../helpers/workflow.js';
 import { fixtureXml } from '../engine/api/engine-fixture.js';
-import { waitFor } from '../worker/wait-for.js';
+import { waitFor } from '../../worker/wait-for.js';
 
 interface LockedTask {
   id: string;

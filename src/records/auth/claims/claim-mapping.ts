@@ -1,6 +1,6 @@
 import type { Clock } from '../../../platform/clock.js';
 import type { RE2JS } from 're2js';
-import { compileRe2, Re2PatternError } from '../../../platform/regex/re2-pattern.js';
+import { compileRe2, Re2PatternError } from '../../../lib/re2/re2-pattern.js';
 import type { Identity } from '../../types.js';
 import type { ClaimMappingSpec, ClaimSource } from './claim-mapping-schema.js';
 import type { LookupTables } from './lookup-tables.js';

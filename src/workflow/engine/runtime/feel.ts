@@ -1,5 +1,5 @@
 import { evaluate } from 'feelin';
-import { feelVariables, runBounded, textMayRunLong } from '../../feel/index.js';
+import { feelVariables, runBounded, textMayRunLong } from '../../../lib/feel/index.js';
 import { toJsonValue } from './json.js';
 import type { JsonValue, Variables } from './types.js';
 

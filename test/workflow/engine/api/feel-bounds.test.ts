@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { definitions, literalDecision } from '../../decisions/dmn-fixtures.js';
+import { definitions, literalDecision } from '../../../lib/dmn/dmn-fixtures.js';
 import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
 
 interface Incident {

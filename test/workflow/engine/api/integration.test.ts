@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { ExternalTaskWorker } from '../../../../src/workflow/worker/index.js';
+import { ExternalTaskWorker } from '../../../../src/worker/index.js';
 import { createEngineFixture, fixtureXml, type EngineFixture } from './engine-fixture.js';
 
 describe('the engine with its neighbours', () => {

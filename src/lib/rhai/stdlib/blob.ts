@@ -1,0 +1,111 @@
+import { RhaiError } from '../errors.js';
+import { fromBigInt } from '../int-math.js';
+import { bitRange, rangeBounds } from '../indexing.js';
+import type { RhaiValue } from '../values.js';
+import { RhaiBlob, RhaiRange } from '../values.js';
+import { intArgument, clampedIntArgument, stringArgument } from './args.js';
+import { defineFunction, defineFunctionFor } from './registry.js';
+
+const B = 'blob';
+const bytes = (a: RhaiValue[]): Uint8Array => (a[0] as RhaiBlob).bytes;
+
+/** Start and end (exclusive) of `(start, len)` or `(range)` arguments over a blob. */
+function window(name: string, a: RhaiValue[], len: number): [number, number, number] {
+  if (a[1] instanceof RhaiRange) {
+    const [s, e] = rangeBounds(a[1], len);
+    return [s, e, 2];
+  }
+  const p = clampedIntArgument(name, a, 1);
+  const s = p < 0 ? Math.max(0, len + p) : Math.min(p, len);
+  const n = clampedIntArgument(name, a, 2);
+  return [s, n <= 0 ? s : Math.min(len, s + n), 3];
+}
+
+defineFunction('blob', 0, 2, (context, a) => {
+  const n = a.length > 0 ? Math.max(0, clampedIntArgument('blob', a, 0)) : 0;
+  if (n > context.limits.maxArraySize)
+    throw new RhaiError('ErrorDataTooLarge', 'Size of BLOB exceeds the maximum limit');
+  const b = new Uint8Array(n);
+  if (a.length > 1) b.fill(Number(BigInt.asUintN(8, BigInt(intArgument('blob', a, 1)))));
+  return new RhaiBlob(b);
+});
+defineFunctionFor(B, 'len', 1, 1, (_c, a) => bytes(a).length);
+defineFunctionFor(B, 'is_empty', 1, 1, (_c, a) => bytes(a).length === 0);
+defineFunctionFor(B, 'to_array', 1, 1, (_c, a) => Array.from(bytes(a)));
+
+function parseInt(le: boolean) {
+  const name = le ? 'parse_le_int' : 'parse_be_int';
+  return (_c: unknown, a: RhaiValue[]): RhaiValue => {
+    const b = bytes(a);
+    const [s, e0] = window(name, a, b.length);
+    const e = Math.min(e0, s + 8);
+    const buf = new Uint8Array(8);
+    for (let i = s; i < e; i++) buf[le ? i - s : i - s] = b[i]!;
+    let v = 0n;
+    if (le) for (let i = 7; i >= 0; i--) v = (v << 8n) | BigInt(buf[i]!);
+    else for (let i = 0; i < 8; i++) v = (v << 8n) | BigInt(buf[i]!);
+    return fromBigInt(BigInt.asIntN(64, v));
+  };
+}
+defineFunctionFor(B, 'parse_le_int', 2, 3, parseInt(true));
+defineFunctionFor(B, 'parse_be_int', 2, 3, parseInt(false));
+
+function writeInt(le: boolean) {
+  const name = le ? 'write_le' : 'write_be';
+  return (_c: unknown, a: RhaiValue[]): RhaiValue => {
+    const b = bytes(a);
+    const [s, e0, next] = window(name, a, b.length);
+    const e = Math.min(e0, s + 8);
+    const v = BigInt.asUintN(64, BigInt(intArgument(name, a, next)));
+    const buf: number[] = [];
+    for (let i = 0; i < 8; i++) buf.push(Number((v >> BigInt(8 * i)) & 0xffn));
+    if (!le) buf.reverse();
+    for (let i = s; i < e; i++) b[i] = buf[i - s]!;
+    return undefined;
+  };
+}
+defineFunctionFor(B, 'write_le', 3, 4, writeInt(true));
+defineFunctionFor(B, 'write_be', 3, 4, writeInt(false));
+defineFunctionFor(B, 'write_ascii', 3, 4, (_c, a) => {
+  const b = bytes(a);
+  const [s, e, next] = window('write_ascii', a, b.length);
+  const text = [...stringArgument('write_ascii', a, next)].filter((ch) => ch.charCodeAt(0) < 128);
+  for (let i = s; i < e && i - s < text.length; i++) b[i] = text[i - s]!.charCodeAt(0);
+  return undefined;
+});
+
+defineFunctionFor('i64', 'bits', 1, 3, (_c, a) => {
+  const u = BigInt.asUintN(64, BigInt(intArgument('bits', a, 0)));
+  let s = 0;
+  let e = 64;
+  if (a[1] instanceof RhaiRange) [s, e] = bitRange(a[1]);
+  else if (a.length > 1) {
+    const p = clampedIntArgument('bits', a, 1);
+    s = p < 0 ? Math.max(0, 64 + p) : Math.min(p, 64);
+    e = a.length > 2 ? Math.min(64, s + Math.max(0, clampedIntArgument('bits', a, 2))) : 64;
+  }
+  const out: RhaiValue[] = [];
+  for (let i = s; i < e; i++) out.push(((u >> BigInt(i)) & 1n) === 1n);
+  return out;
+});
+
+function bitWindow(name: string, a: RhaiValue[]): [number, number] {
+  const p = clampedIntArgument(name, a, 1);
+  const s = p < 0 ? 64 + p : p;
+  if (s < 0 || s >= 64) throw new RhaiError('ErrorBitFieldBounds', `Bit-field index ${p} out of bounds`);
+  const n = Math.max(0, Math.min(clampedIntArgument(name, a, 2), 64 - s));
+  return [s, n];
+}
+defineFunctionFor('i64', 'get_bits', 3, 3, (_c, a) => {
+  const [s, n] = bitWindow('get_bits', a);
+  const u = BigInt.asUintN(64, BigInt(intArgument('get_bits', a, 0)));
+  return fromBigInt((u >> BigInt(s)) & ((1n << BigInt(n)) - 1n));
+});
+defineFunctionFor('i64', 'set_bits', 4, 4, (_c, a) => {
+  const [s, n] = bitWindow('set_bits', a);
+  const u = BigInt.asUintN(64, BigInt(intArgument('set_bits', a, 0)));
+  const mask = ((1n << BigInt(n)) - 1n) << BigInt(s);
+  const v = (BigInt(intArgument('set_bits', a, 3)) << BigInt(s)) & mask;
+  a[0] = fromBigInt(BigInt.asIntN(64, (u & ~mask) | v));
+  return undefined;
+});

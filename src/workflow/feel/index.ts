@@ -1,7 +1,0 @@
-/** The workflow service's layer over feelin: RE2 regular expressions, bounded evaluation, limits. */
-export { runBounded, FeelTimeoutError } from './bounded-evaluation.js';
-export { feelVariables } from './feel-context.js';
-export { mayRunLong, textMayRunLong, type FeelTree } from './feel-cost.js';
-export { defaultFeelLimits, feelLimits, setFeelLimits, type FeelLimits } from './feel-limits.js';
-export { FeelListTooLongError, installRangeLimit } from './range-limit.js';
-export { MAX_REPLACE_RESULT_LENGTH, regexFunctions } from './regex-functions.js';

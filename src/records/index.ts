@@ -79,7 +79,7 @@ export interface RecordsService {
   registry: SchemaRegistry;
   /** Loads and watches resources; `syncFolder()` applies the folder now. */
   sync: SchemaSync;
-  /** Hooks run inside every write's transaction. */
+  /** Runs every write (idempotency claim, write and stored response in one transaction). */
   pipeline: WritePipeline;
   /** Materialises history snapshots (`runPending()` drives it in tests). */
   snapshots: SnapshotJob;

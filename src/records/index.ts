@@ -12,6 +12,7 @@ import type { Logger } from '../platform/logging/logger.js';
 import { createMetricsRegistry } from '../platform/metrics/registry.js';
 import { createRateLimitStore, type RateLimitStore } from '../platform/rate-limit/limiter.js';
 import { AccessControl } from './access/access-control.js';
+import { RecordReader } from './access/record-reader.js';
 import { registerApiKeyRoutes } from './auth/api-key-routes.js';
 import { Authenticator } from './auth/authenticator.js';
 import { JwtVerifier } from './auth/jwt-verifier.js';
@@ -183,6 +184,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     authAudit,
   );
   const recordAccess = deps.access ?? new AccessControl({ clock });
+  const reader = new RecordReader(pool, recordAccess);
   await app.register((scope) => {
     registerPlatformRoutes(scope, {
       pool,
@@ -196,14 +198,14 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registerAuthAuditRoutes(scope, { pool, audit: authAudit });
     registerRoleBindingRoutes(scope, { pool: ownerPool, publish: () => auth.publish() });
     registerApiKeyRoutes(scope, { pool, logger });
-    registerRecordRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors });
-    registerHistoryRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors, snapshots });
-    registerAuditRoutes(scope, { pool, ownerPool, registry, access: recordAccess, anchors });
+    registerRecordRoutes(scope, { registry, access: recordAccess, reader, pipeline, cursors });
+    registerHistoryRoutes(scope, { registry, access: recordAccess, reader, pipeline, cursors, snapshots });
+    registerAuditRoutes(scope, { ownerPool, registry, access: recordAccess, reader, anchors });
     registerArchiveRoutes(scope, { pool, registry, access: recordAccess, pipeline });
     registerSearchRoutes(scope, {
-      pool,
       registry,
       access: recordAccess,
+      reader,
       backend: deps.search ?? new PostgresSearch(pool),
     });
     return Promise.resolve();

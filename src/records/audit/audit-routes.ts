@@ -3,6 +3,7 @@ import type { Pool } from '../../platform/database/pool.js';
 import { stringifyExactJson } from '../../platform/json/exact-json.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import type { AccessControl } from '../access/access-control.js';
+import type { RecordReader } from '../access/record-reader.js';
 import { auditVisibilitySql } from '../access/audit-visibility.js';
 import { maskChange } from '../access/channel-masks.js';
 import { identityOf } from '../auth/request-identity.js';
@@ -21,11 +22,11 @@ import { scopedRoute } from '../auth/scopes/scoped-operations.js';
 
 /** What the audit routes need. */
 export interface AuditRouteDependencies {
-  pool: Pool;
   /** The owner's pool: verify hashes every history row of a record, past row-level security. */
   ownerPool: Pool;
   registry: SchemaRegistry;
   access: AccessControl;
+  reader: RecordReader;
   /** The signed anchors of the chains; undefined when no signing key is configured. */
   anchors?: AnchorStore | undefined;
 }
@@ -53,7 +54,7 @@ function text(value: unknown, field: string, max = 200): string {
  * history rows it covers and, with a signing key, the record's newest signed anchor.
  */
 export function registerAuditRoutes(app: HttpServer, deps: AuditRouteDependencies): void {
-  const { pool, ownerPool, registry, access, anchors } = deps;
+  const { ownerPool, registry, access, reader, anchors } = deps;
   const readable = (request: FastifyRequest, path: string): CompiledSchema => {
     const schema = registry.resolve(path);
     access.authorize(identityOf(request), schema, 'read');
@@ -75,7 +76,7 @@ export function registerAuditRoutes(app: HttpServer, deps: AuditRouteDependencie
     const entity = text(id, 'id', 36);
     if (!uuidPattern.test(entity)) fail('id', 'must be a record id (UUID)');
     const result = await verifyRecord(
-      { pool, ownerPool, access, anchors },
+      { ownerPool, reader, anchors },
       identityOf(request),
       schema,
       entity.toLowerCase(),
@@ -141,10 +142,10 @@ export function registerAuditRoutes(app: HttpServer, deps: AuditRouteDependencie
     filter.visible = auditVisibilitySql(access, identity, schemas);
     const entityId = filter.entityId;
     const [only] = schemas;
-    const { rows, denied } = await access.read(pool, identity, schemas, async (db) => {
+    const { rows, denied } = await reader.read(identity, schemas, async (db) => {
       // One record named: hidden from the caller is 404, as for GET.
       if (entityId !== undefined && only !== undefined && schemas.length === 1)
-        await access.requireReadable(db, identity, only, entityId);
+        await reader.requireReadable(db, identity, only, entityId);
       const listed = await listAudit(db, filter, limit);
       // Events of records the caller's record read rules deny are left out (an audit page spans
       // many records; one of them should not fail it). The cursor still follows the listed events.
@@ -153,7 +154,7 @@ export function registerAuditRoutes(app: HttpServer, deps: AuditRouteDependencie
         const ids = new Set(
           listed.filter((row) => row.schema_path === schema.path).map((row) => row.entity_id),
         );
-        for (const id of await access.deniedRecords(db, identity, schema, [...ids]))
+        for (const id of await reader.deniedRecords(db, identity, schema, [...ids]))
           hidden.add(`${schema.path}|${id}`);
       }
       return { rows: listed, denied: hidden };

@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Pool } from '../../platform/database/pool.js';
 import { parseExactJson, stringifyExactJson } from '../../platform/json/exact-json.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import type { AccessControl } from '../access/access-control.js';
+import type { RecordReader } from '../access/record-reader.js';
+import { writeSession } from '../access/write-guard.js';
 import { maskChange } from '../access/channel-masks.js';
 import { maskRecord } from '../access/field-access.js';
 import { identityOf } from '../auth/request-identity.js';
@@ -31,9 +32,9 @@ import { scopedRoute } from '../auth/scopes/scoped-operations.js';
 
 /** What the time machine routes need. */
 export interface HistoryRouteDependencies {
-  pool: Pool;
   registry: SchemaRegistry;
   access: AccessControl;
+  reader: RecordReader;
   pipeline: WritePipeline;
   cursors: CursorCodec;
   snapshots: SnapshotJob;
@@ -80,7 +81,7 @@ function onlyKeys(record: Record<string, unknown>, allowed: string[], where: str
  * snapshot endpoints under `/history/snapshot`. Only for schemas with `timeMachine: true`.
  */
 export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDependencies): void {
-  const { pool, pipeline, snapshots, cursors, access } = deps;
+  const { pipeline, snapshots, cursors, access, reader } = deps;
   const { prepare, recordId } = schemaRequest(deps.registry, deps.access);
   const json = (reply: FastifyReply, request: FastifyRequest, data: unknown, status = 200) =>
     reply
@@ -101,8 +102,8 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     const query = request.query as Record<string, unknown>;
     // Layers 2, 4 and 7 on the record first (one access session), layer 5 on what is shown.
     const readTrail = <T>(work: (db: Queryable) => Promise<T>) =>
-      access.read(pool, identity, [schema], async (db) => {
-        await access.requireReadable(db, identity, schema, id);
+      reader.read(identity, [schema], async (db) => {
+        await reader.requireReadable(db, identity, schema, id);
         return work(db);
       });
     if (query.at !== undefined) {
@@ -137,8 +138,8 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     const from = parseInstant(query.from, 'from');
     const to = parseInstant(query.to, 'to');
     const identity = identityOf(request);
-    const [before, after] = await access.read(pool, identity, [schema], async (db) => {
-      await access.requireReadable(db, identity, schema, id);
+    const [before, after] = await reader.read(identity, [schema], async (db) => {
+      await reader.requireReadable(db, identity, schema, id);
       return [await stateAt(db, schema, id, from), await stateAt(db, schema, id, to)];
     });
     if (!before && !after) throw RecordsErrors.entityNotFound(schema.path, id);
@@ -162,9 +163,9 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       identity,
       operation: 'update',
       idempotency: idempotencyOf(request, identity, schema),
-      begin: access.writeSession(identity, schema),
+      begin: writeSession(access, identity, schema),
       execute: async (db) => {
-        const json = await restoreAsCaller(db, access, identity, schema, id, at, reason);
+        const json = await restoreAsCaller(db, reader, identity, schema, id, at, reason);
         return { recordId: id, response: { status: 201, body: successBody(json, request.id) } };
       },
     });
@@ -182,8 +183,8 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       ]);
     const resumeAfter: string = lastEventId;
     const identity = identityOf(request);
-    const known = await access.read(pool, identity, [schema], async (db) => {
-      await access.requireReadable(db, identity, schema, id);
+    const known = await reader.read(identity, [schema], async (db) => {
+      await reader.requireReadable(db, identity, schema, id);
       return hasHistory(db, schema, id);
     });
     if (!known) throw RecordsErrors.entityNotFound(schema.path, id);
@@ -193,7 +194,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       let after = resumeAfter;
       for (;;) {
         const from = after;
-        const rows = await access.read(pool, identity, [schema], (db) =>
+        const rows = await reader.read(identity, [schema], (db) =>
           historyAfter(db, schema, id, from, replayPage),
         );
         for (const row of rows)
@@ -251,7 +252,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
         { field: 'snapshot_id', reason: 'rows are readable once the snapshot is completed' },
       ]);
     const plan = parseListQuery(schema, request.query as Record<string, unknown>);
-    const { page } = await access.readPage(pool, identityOf(request), schema, plan, cursors, [], {
+    const { page } = await reader.readPage(identityOf(request), schema, plan, cursors, [], {
       table: snapshotTable(snapshot.snapshot_id),
     });
     return sendRecordPage(reply, request, plan, page);

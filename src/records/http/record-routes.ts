@@ -1,7 +1,8 @@
-import type { Pool } from '../../platform/database/pool.js';
 import { inexactNumbersOf } from '../../platform/http/exact-json-body.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import type { AccessControl } from '../access/access-control.js';
+import type { RecordReader } from '../access/record-reader.js';
+import { guardWrite } from '../access/write-guard.js';
 import { parseInclude } from '../access/include-parameter.js';
 import { isArchivedId } from '../archive/cold-storage.js';
 import { identityOf } from '../auth/request-identity.js';
@@ -22,9 +23,9 @@ import { scopedRoute } from '../auth/scopes/scoped-operations.js';
 
 /** What the record routes need. */
 export interface RecordRouteDependencies {
-  pool: Pool;
   registry: SchemaRegistry;
   access: AccessControl;
+  reader: RecordReader;
   pipeline: WritePipeline;
   cursors: CursorCodec;
 }
@@ -43,7 +44,7 @@ function storesExactNumbers<T extends { config: object }>(options: T): T {
  * passes the access check, then runs one statement.
  */
 export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependencies): void {
-  const { registry, access, pipeline, cursors, pool } = deps;
+  const { registry, access, reader, pipeline, cursors } = deps;
   const base = schemaBase;
 
   const { prepare, recordId } = schemaRequest(registry, access);
@@ -54,7 +55,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     const body = schema.validateCreate(request.body);
     const exact = exactValues(schema, inexactNumbersOf(request));
     const clientId = body.id !== undefined;
-    const guarded = access.guardWrite(identity, schema, 'create', { payload: body }, async (db) => {
+    const guarded = guardWrite(access, identity, schema, 'create', { payload: body }, async (db) => {
       const json = await insertRecord(db, access.view(identity, schema), identity.actor_id, body, exact);
       const id = recordIdInJson.exec(json)?.[1] ?? '';
       // The id of an archived record stays taken: a new record in its place would hide it from
@@ -79,7 +80,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     const query = request.query as Record<string, unknown>;
     const plan = parseListQuery(schema, query);
     const includes = parseInclude(query.include, schema, registry);
-    const read = await access.readPage(pool, identityOf(request), schema, plan, cursors, includes);
+    const read = await reader.readPage(identityOf(request), schema, plan, cursors, includes);
     return sendRecordPage(reply, request, plan, read.page, read.included);
   });
 
@@ -90,7 +91,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
       reply,
       request,
       plan,
-      (await access.readPage(pool, identityOf(request), schema, plan, cursors)).page,
+      (await reader.readPage(identityOf(request), schema, plan, cursors)).page,
     );
   });
 
@@ -98,7 +99,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     const schema = prepare(request, 'read', 'read');
     const id = recordId(request, schema);
     const includes = parseInclude((request.query as Record<string, unknown>).include, schema, registry);
-    const read = await access.readOne(pool, identityOf(request), schema, id, includes);
+    const read = await reader.readOne(identityOf(request), schema, id, includes);
     if (read.json === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
     const included = read.included !== undefined ? `,"included":${read.included}` : '';
     return reply.type('application/json').send(successBody(read.json, request.id, included));
@@ -114,7 +115,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
       throw RecordsErrors.validation('Nothing to change', [
         { field: '(body)', reason: 'name at least one field to change' },
       ]);
-    const guarded = access.guardWrite(identity, schema, 'update', { id, payload: changes }, async (db) => {
+    const guarded = guardWrite(access, identity, schema, 'update', { id, payload: changes }, async (db) => {
       const view = access.view(identity, schema);
       const outcome = await patchRecord(db, view, identity.actor_id, id, version as number, changes, exact);
       if ('missing' in outcome) throw RecordsErrors.entityNotFound(schema.path, id);
@@ -137,7 +138,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
     const schema = prepare(request, 'delete', 'delete');
     const identity = identityOf(request);
     const id = recordId(request, schema);
-    const guarded = access.guardWrite(identity, schema, 'delete', { id }, async (db) => {
+    const guarded = guardWrite(access, identity, schema, 'delete', { id }, async (db) => {
       if (!(await softDeleteRecord(db, access.view(identity, schema), identity.actor_id, id)))
         throw RecordsErrors.entityNotFound(schema.path, id);
       return { recordId: id, response: { status: 204, body: '' } };

@@ -1,6 +1,6 @@
-import type { Pool } from '../../platform/database/pool.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { checkPlanFields, type AccessControl } from '../access/access-control.js';
+import type { RecordReader } from '../access/record-reader.js';
 import { hiddenFields } from '../access/field-access.js';
 import { identityOf } from '../auth/request-identity.js';
 import { RecordsErrors } from '../errors.js';
@@ -16,9 +16,9 @@ import '../auth/scopes/scoped-operations.js';
 
 /** What the search routes need. */
 export interface SearchRouteDependencies {
-  pool: Pool;
   registry: SchemaRegistry;
   access: AccessControl;
+  reader: RecordReader;
   backend: SearchBackend;
 }
 
@@ -50,7 +50,7 @@ const searchRoute = {
  * the org the caller may read), both on the search rate limit.
  */
 export function registerSearchRoutes(app: HttpServer, deps: SearchRouteDependencies): void {
-  const { pool, registry, access, backend } = deps;
+  const { registry, access, reader, backend } = deps;
   const { prepare } = schemaRequest(registry, access);
 
   app.post(`${schemaBase}/search`, searchRoute, async (request, reply) => {
@@ -68,7 +68,7 @@ export function registerSearchRoutes(app: HttpServer, deps: SearchRouteDependenc
     });
     const started = performance.now();
     const scope = scopeOf(access, identity, schema);
-    const page = await access.read(pool, identity, [schema], (db) => backend.search(scope, query, db));
+    const page = await reader.read(identity, [schema], (db) => backend.search(scope, query, db));
     page.hits = access.finishRecords(identity, schema, page.hits);
     const stats = { total_hits: page.totalHits, took_ms: Math.round(performance.now() - started) };
     return reply
@@ -102,7 +102,7 @@ export function registerSearchRoutes(app: HttpServer, deps: SearchRouteDependenc
     });
     const scopes = schemas.map((schema) => scopeOf(access, identity, schema));
     const q = query.q;
-    const hits = await access.read(pool, identity, schemas, (db) => backend.searchOrg(scopes, q, limit, db));
+    const hits = await reader.read(identity, schemas, (db) => backend.searchOrg(scopes, q, limit, db));
     const byPath = new Map(schemas.map((schema) => [schema.path, schema]));
     // Org search spans schemas: a hit its record read rules deny is left out rather than failing
     // the whole search.

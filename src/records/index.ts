@@ -28,7 +28,8 @@ import { ActorRateLimits } from './http/actor-rate-limits.js';
 import { installAuthentication } from './http/authentication-hook.js';
 import { instrumentOperations } from './http/operation-metrics.js';
 import { registerPlatformRoutes } from './http/platform-routes.js';
-import { registerRecordRoutes } from './http/record-routes.js';
+import { registerRecordRoutes } from './crud/routes.js';
+import { RecordService } from './crud/service.js';
 import { ArchiveJob } from './archive/archive-job.js';
 import { registerArchiveRoutes } from './archive/archive-routes.js';
 import { AuditAnchorJob } from './audit/anchor-job.js';
@@ -198,7 +199,11 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registerAuthAuditRoutes(scope, { pool, audit: authAudit });
     registerRoleBindingRoutes(scope, { pool: ownerPool, publish: () => auth.publish() });
     registerApiKeyRoutes(scope, { pool, logger });
-    registerRecordRoutes(scope, { registry, access: recordAccess, reader, pipeline, cursors });
+    registerRecordRoutes(scope, {
+      registry,
+      access: recordAccess,
+      records: new RecordService({ access: recordAccess, reader, pipeline, cursors }),
+    });
     registerHistoryRoutes(scope, { registry, access: recordAccess, reader, pipeline, cursors, snapshots });
     registerAuditRoutes(scope, { ownerPool, registry, access: recordAccess, reader, anchors });
     registerArchiveRoutes(scope, { pool, registry, access: recordAccess, pipeline });

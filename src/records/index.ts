@@ -35,7 +35,8 @@ import { registerArchiveRoutes } from './archive/archive-routes.js';
 import { AuditAnchorJob } from './audit/anchor-job.js';
 import { AnchorStore } from './audit/anchor-store.js';
 import { registerAuditRoutes } from './audit/audit-routes.js';
-import { registerHistoryRoutes } from './history/history-routes.js';
+import { registerHistoryRoutes } from './history/routes.js';
+import { HistoryService } from './history/service.js';
 import { SnapshotJob } from './history/snapshot-job.js';
 import { PostgresSearch } from './search/postgres-search.js';
 import type { SearchBackend } from './search/search-backend.js';
@@ -204,7 +205,11 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
       access: recordAccess,
       records: new RecordService({ access: recordAccess, reader, pipeline, cursors }),
     });
-    registerHistoryRoutes(scope, { registry, access: recordAccess, reader, pipeline, cursors, snapshots });
+    registerHistoryRoutes(scope, {
+      registry,
+      access: recordAccess,
+      history: new HistoryService({ access: recordAccess, reader, pipeline, cursors, snapshots }),
+    });
     registerAuditRoutes(scope, { ownerPool, registry, access: recordAccess, reader, anchors });
     registerArchiveRoutes(scope, { pool, registry, access: recordAccess, pipeline });
     registerSearchRoutes(scope, {

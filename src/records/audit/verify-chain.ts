@@ -1,4 +1,4 @@
-import type { HistoryRowHash } from '../history/history-repository.js';
+import type { HistoryRowHash } from '../history/repository.js';
 import type { ChainLink } from './audit-repository.js';
 import type { AnchorLookup } from './anchor-store.js';
 

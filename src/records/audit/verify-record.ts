@@ -1,7 +1,7 @@
 import type { Pool } from '../../platform/database/pool.js';
 import type { RecordReader } from '../access/record-reader.js';
 import { archivedHistoryRowHashes } from '../archive/cold-storage.js';
-import { historyRowHashes } from '../history/history-repository.js';
+import { historyRowHashes } from '../history/repository.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
 import { auditChain } from './audit-repository.js';

@@ -31,7 +31,8 @@ import { registerPlatformRoutes } from './http/platform-routes.js';
 import { registerRecordRoutes } from './crud/routes.js';
 import { RecordService } from './crud/service.js';
 import { ArchiveJob } from './archive/archive-job.js';
-import { registerArchiveRoutes } from './archive/archive-routes.js';
+import { registerArchiveRoutes } from './archive/routes.js';
+import { ArchiveService } from './archive/service.js';
 import { AuditAnchorJob } from './audit/anchor-job.js';
 import { AnchorStore } from './audit/anchor-store.js';
 import { registerAuditRoutes } from './audit/audit-routes.js';
@@ -211,7 +212,11 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
       history: new HistoryService({ access: recordAccess, reader, pipeline, cursors, snapshots }),
     });
     registerAuditRoutes(scope, { ownerPool, registry, access: recordAccess, reader, anchors });
-    registerArchiveRoutes(scope, { pool, registry, access: recordAccess, pipeline });
+    registerArchiveRoutes(scope, {
+      registry,
+      access: recordAccess,
+      archive: new ArchiveService({ pool, access: recordAccess, pipeline }),
+    });
     registerSearchRoutes(scope, {
       registry,
       access: recordAccess,

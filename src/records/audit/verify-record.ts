@@ -1,6 +1,6 @@
 import type { Pool } from '../../platform/database/pool.js';
 import type { RecordReader } from '../access/record-reader.js';
-import { archivedHistoryRowHashes } from '../archive/cold-storage.js';
+import { archivedHistoryRowHashes } from '../archive/repository.js';
 import { historyRowHashes } from '../history/repository.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { inexactNumbersOf } from '../../platform/http/exact-json-body.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import type { AccessControl } from '../access/access-control.js';
@@ -7,16 +6,15 @@ import { identityOf } from '../auth/request-identity.js';
 import { scopedRoute } from '../auth/scopes/scoped-operations.js';
 import { RecordsErrors } from '../errors.js';
 import { successBody } from '../http/envelope.js';
-import { idempotencyOf } from '../http/idempotency-header.js';
+import { recordWriteOf } from '../http/record-write.js';
 import { sendRecordPage } from '../http/page-response.js';
 import { schemaBase, schemaRequest } from '../http/schema-request.js';
 import { sendWriteResult } from '../http/write-reply.js';
 import { exactValues } from '../records/exact-values.js';
 import { parseListQuery } from '../records/list-query.js';
 import { parseQueryBody } from '../records/query-body.js';
-import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
-import type { RecordService, RecordWrite } from './service.js';
+import type { RecordService } from './service.js';
 
 /** What the record routes need. */
 export interface RecordRouteDependencies {
@@ -31,17 +29,6 @@ function storesExactNumbers<T extends { config: object }>(options: T): T {
 }
 // Generated OpenAPI describes these routes per schema (see openapi/), so scopedRoute hides Fastify's.
 
-/** The write a request asks for, its Idempotency-Key read when the write runs. */
-function writeOf(request: FastifyRequest, schema: CompiledSchema): RecordWrite {
-  const identity = identityOf(request);
-  return {
-    identity,
-    schema,
-    requestId: request.id,
-    idempotency: () => idempotencyOf(request, identity, schema),
-  };
-}
-
 /**
  * The CRUD and query endpoints of every schema: `/api/{org}/{app}/{domain}/{object}/{version}`
  * and `/{id}`, `/query` below it. Each request resolves its schema from the in-memory registry and
@@ -55,7 +42,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
 
   app.post(base, storesExactNumbers(scopedRoute('create')), async (request, reply) => {
     const schema = prepare(request, 'create', 'create');
-    const write = writeOf(request, schema);
+    const write = recordWriteOf(request, schema);
     const body = schema.validateCreate(request.body);
     const exact = exactValues(schema, inexactNumbersOf(request));
     return sendWriteResult(reply, await records.create(write, body, exact));
@@ -92,7 +79,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
 
   app.patch(`${base}/:id`, storesExactNumbers(scopedRoute('update')), async (request, reply) => {
     const schema = prepare(request, 'update', 'update');
-    const write = writeOf(request, schema);
+    const write = recordWriteOf(request, schema);
     const id = recordId(request, schema);
     const { version, ...changes } = schema.validatePatch(request.body);
     const exact = exactValues(schema, inexactNumbersOf(request));
@@ -105,7 +92,7 @@ export function registerRecordRoutes(app: HttpServer, deps: RecordRouteDependenc
 
   app.delete(`${base}/:id`, scopedRoute('delete'), async (request, reply) => {
     const schema = prepare(request, 'delete', 'delete');
-    const write = writeOf(request, schema);
+    const write = recordWriteOf(request, schema);
     const id = recordId(request, schema);
     return sendWriteResult(reply, await records.delete(write, id));
   });

@@ -1,16 +1,15 @@
 import type { AccessControl, IncludePlan } from '../access/access-control.js';
 import type { RecordReader } from '../access/record-reader.js';
 import { guardWrite } from '../access/write-guard.js';
-import { isArchivedId } from '../archive/cold-storage.js';
+import { isArchivedId } from '../archive/repository.js';
 import { RecordsErrors } from '../errors.js';
 import { successBody } from '../http/envelope.js';
-import type { IdempotencyClaim } from '../http/idempotency-header.js';
 import type { CursorCodec } from '../records/cursor.js';
 import type { ExactValues } from '../records/exact-values.js';
 import { insertRecord, patchRecord, softDeleteRecord } from '../records/record-repository.js';
 import type { RecordPage } from '../records/select-records.js';
 import type { SelectPlan } from '../records/select-plan.js';
-import type { WritePipeline, WriteResult } from '../records/write-pipeline.js';
+import type { RecordWrite, WritePipeline, WriteResult } from '../records/write-pipeline.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
 
@@ -20,16 +19,6 @@ export interface RecordServiceDependencies {
   reader: RecordReader;
   pipeline: WritePipeline;
   cursors: CursorCodec;
-}
-
-/** A write as the routes hand it over: who, on which schema, for which request. */
-export interface RecordWrite {
-  identity: Identity;
-  schema: CompiledSchema;
-  /** The request id, part of the response body stored with an idempotency key. */
-  requestId: string;
-  /** The request's Idempotency-Key claim, read once the access checks have passed. */
-  idempotency: () => IdempotencyClaim | undefined;
 }
 
 const recordIdInJson = /^\{"id" ?: ?"([0-9a-f-]{36})"/;

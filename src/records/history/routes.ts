@@ -5,17 +5,15 @@ import type { HttpServer } from '../../platform/http/http-server.js';
 import type { AccessControl } from '../access/access-control.js';
 import { identityOf } from '../auth/request-identity.js';
 import { scopedRoute } from '../auth/scopes/scoped-operations.js';
-import type { RecordWrite } from '../crud/service.js';
 import { RecordsErrors } from '../errors.js';
 import { successBody } from '../http/envelope.js';
-import { idempotencyOf } from '../http/idempotency-header.js';
+import { recordWriteOf } from '../http/record-write.js';
 import { sendRecordPage } from '../http/page-response.js';
 import { beforeValidation, unknownParameter } from '../http/route-schema.js';
 import { schemaBase, schemaRequest } from '../http/schema-request.js';
 import { sendWriteResult } from '../http/write-reply.js';
 import { parseListQuery } from '../records/list-query.js';
 import { parseLimit, parseOffset } from '../records/select-plan.js';
-import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import { parseInstant } from './instant.js';
 import { parseReason } from './reason.js';
@@ -58,15 +56,6 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
       requireTimeMachine(schema);
       return { schema, id: recordId(request, schema) };
     });
-  const writeOf = (request: FastifyRequest, schema: CompiledSchema): RecordWrite => {
-    const identity = identityOf(request);
-    return {
-      identity,
-      schema,
-      requestId: request.id,
-      idempotency: () => idempotencyOf(request, identity, schema),
-    };
-  };
 
   app.get(`${schemaBase}/:id/history`, historyRoute, async (request, reply) => {
     const schema = prepare(request, 'read', 'history');
@@ -124,7 +113,7 @@ export function registerHistoryRoutes(app: HttpServer, deps: HistoryRouteDepende
     },
     async (request, reply) => {
       const { schema, id } = restoreTarget.of(request);
-      const write = writeOf(request, schema);
+      const write = recordWriteOf(request, schema);
       const at = parseInstant(request.body.at, 'at');
       const reason = parseReason(request.body.reason);
       return sendWriteResult(reply, await history.restore(write, id, at, reason));

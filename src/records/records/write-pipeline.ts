@@ -8,6 +8,16 @@ import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
 import type { Queryable } from '../../platform/database/queryable.js';
 
+/** A write as the routes hand it over: who, on which schema, for which request. */
+export interface RecordWrite {
+  identity: Identity;
+  schema: CompiledSchema;
+  /** The request id, part of the response body stored with an idempotency key. */
+  requestId: string;
+  /** The request's Idempotency-Key claim, read once the access checks have passed. */
+  idempotency: () => { key: string; hash: string } | undefined;
+}
+
 /** One write to run. */
 export interface WriteRequest {
   schema: CompiledSchema;

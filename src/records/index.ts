@@ -35,7 +35,8 @@ import { registerArchiveRoutes } from './archive/routes.js';
 import { ArchiveService } from './archive/service.js';
 import { AuditAnchorJob } from './audit/anchor-job.js';
 import { AnchorStore } from './audit/anchor-store.js';
-import { registerAuditRoutes } from './audit/audit-routes.js';
+import { registerAuditRoutes } from './audit/routes.js';
+import { AuditService } from './audit/service.js';
 import { registerHistoryRoutes } from './history/routes.js';
 import { HistoryService } from './history/service.js';
 import { SnapshotJob } from './history/snapshot-job.js';
@@ -211,7 +212,9 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
       access: recordAccess,
       history: new HistoryService({ access: recordAccess, reader, pipeline, cursors, snapshots }),
     });
-    registerAuditRoutes(scope, { ownerPool, registry, access: recordAccess, reader, anchors });
+    registerAuditRoutes(scope, {
+      audit: new AuditService({ ownerPool, registry, access: recordAccess, reader, anchors }),
+    });
     registerArchiveRoutes(scope, {
       registry,
       access: recordAccess,

@@ -4,7 +4,7 @@ import { archivedHistoryRowHashes } from '../archive/repository.js';
 import { historyRowHashes } from '../history/repository.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
-import { auditChain } from './audit-repository.js';
+import { auditChain } from './repository.js';
 import type { AnchorStore } from './anchor-store.js';
 import { verifyChain, type ChainVerification } from './verify-chain.js';
 

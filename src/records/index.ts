@@ -42,7 +42,8 @@ import { HistoryService } from './history/service.js';
 import { SnapshotJob } from './history/snapshot-job.js';
 import { PostgresSearch } from './search/postgres-search.js';
 import type { SearchBackend } from './search/search-backend.js';
-import { registerSearchRoutes } from './search/search-routes.js';
+import { registerSearchRoutes } from './search/routes.js';
+import { SearchService } from './search/service.js';
 import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-store.js';
 import { CursorCodec } from './records/cursor.js';
 import { loadCursorKey } from './records/cursor-key.js';
@@ -223,8 +224,12 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registerSearchRoutes(scope, {
       registry,
       access: recordAccess,
-      reader,
-      backend: deps.search ?? new PostgresSearch(pool),
+      search: new SearchService({
+        registry,
+        access: recordAccess,
+        reader,
+        backend: deps.search ?? new PostgresSearch(pool),
+      }),
     });
     return Promise.resolve();
   });

@@ -12,32 +12,38 @@ import type { Logger } from '../platform/logging/logger.js';
 import { createMetricsRegistry } from '../platform/metrics/registry.js';
 import { createRateLimitStore, type RateLimitStore } from '../platform/rate-limit/limiter.js';
 import { AccessControl } from './access/access-control.js';
+import { RecordReader } from './access/record-reader.js';
 import { registerApiKeyRoutes } from './auth/api-key-routes.js';
 import { Authenticator } from './auth/authenticator.js';
 import { JwtVerifier } from './auth/jwt-verifier.js';
 import { registerIdentityRoute } from './auth/identity-route.js';
-import { registerOidcRoutes } from './auth/oidc/oidc-routes.js';
+import { registerOidcRoutes } from './auth/oidc/routes.js';
 import { purgeEndedSessions } from './auth/oidc/oidc-sessions.js';
 import { RecordsAuth } from './auth/records-auth.js';
 import { AuthAuditLog } from './auth-audit/auth-audit-log.js';
-import { registerAuthAuditRoutes } from './auth-audit/audit-routes.js';
-import { registerRoleBindingRoutes } from './role-bindings/binding-routes.js';
+import { registerAuthAuditRoutes } from './auth-audit/routes.js';
+import { registerRoleBindingRoutes } from './role-bindings/routes.js';
 import { recordsErrorCatalogue } from './errors.js';
 import { ActorRateLimits } from './http/actor-rate-limits.js';
 import { installAuthentication } from './http/authentication-hook.js';
 import { instrumentOperations } from './http/operation-metrics.js';
 import { registerPlatformRoutes } from './http/platform-routes.js';
-import { registerRecordRoutes } from './http/record-routes.js';
+import { registerRecordRoutes } from './crud/routes.js';
+import { RecordService } from './crud/service.js';
 import { ArchiveJob } from './archive/archive-job.js';
-import { registerArchiveRoutes } from './archive/archive-routes.js';
+import { registerArchiveRoutes } from './archive/routes.js';
+import { ArchiveService } from './archive/service.js';
 import { AuditAnchorJob } from './audit/anchor-job.js';
 import { AnchorStore } from './audit/anchor-store.js';
-import { registerAuditRoutes } from './audit/audit-routes.js';
-import { registerHistoryRoutes } from './history/history-routes.js';
+import { registerAuditRoutes } from './audit/routes.js';
+import { AuditService } from './audit/service.js';
+import { registerHistoryRoutes } from './history/routes.js';
+import { HistoryService } from './history/service.js';
 import { SnapshotJob } from './history/snapshot-job.js';
 import { PostgresSearch } from './search/postgres-search.js';
 import type { SearchBackend } from './search/search-backend.js';
-import { registerSearchRoutes } from './search/search-routes.js';
+import { registerSearchRoutes } from './search/routes.js';
+import { SearchService } from './search/service.js';
 import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-store.js';
 import { CursorCodec } from './records/cursor.js';
 import { loadCursorKey } from './records/cursor-key.js';
@@ -79,7 +85,7 @@ export interface RecordsService {
   registry: SchemaRegistry;
   /** Loads and watches resources; `syncFolder()` applies the folder now. */
   sync: SchemaSync;
-  /** Hooks run inside every write's transaction. */
+  /** Runs every write (idempotency claim, write and stored response in one transaction). */
   pipeline: WritePipeline;
   /** Materialises history snapshots (`runPending()` drives it in tests). */
   snapshots: SnapshotJob;
@@ -183,6 +189,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     authAudit,
   );
   const recordAccess = deps.access ?? new AccessControl({ clock });
+  const reader = new RecordReader(pool, recordAccess);
   await app.register((scope) => {
     registerPlatformRoutes(scope, {
       pool,
@@ -196,15 +203,33 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registerAuthAuditRoutes(scope, { pool, audit: authAudit });
     registerRoleBindingRoutes(scope, { pool: ownerPool, publish: () => auth.publish() });
     registerApiKeyRoutes(scope, { pool, logger });
-    registerRecordRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors });
-    registerHistoryRoutes(scope, { pool, registry, access: recordAccess, pipeline, cursors, snapshots });
-    registerAuditRoutes(scope, { pool, ownerPool, registry, access: recordAccess, anchors });
-    registerArchiveRoutes(scope, { pool, registry, access: recordAccess, pipeline });
-    registerSearchRoutes(scope, {
-      pool,
+    registerRecordRoutes(scope, {
       registry,
       access: recordAccess,
-      backend: deps.search ?? new PostgresSearch(pool),
+      records: new RecordService({ access: recordAccess, reader, pipeline, cursors }),
+    });
+    registerHistoryRoutes(scope, {
+      registry,
+      access: recordAccess,
+      history: new HistoryService({ access: recordAccess, reader, pipeline, cursors, snapshots }),
+    });
+    registerAuditRoutes(scope, {
+      audit: new AuditService({ ownerPool, registry, access: recordAccess, reader, anchors }),
+    });
+    registerArchiveRoutes(scope, {
+      registry,
+      access: recordAccess,
+      archive: new ArchiveService({ pool, access: recordAccess, pipeline }),
+    });
+    registerSearchRoutes(scope, {
+      registry,
+      access: recordAccess,
+      search: new SearchService({
+        registry,
+        access: recordAccess,
+        reader,
+        backend: deps.search ?? new PostgresSearch(pool),
+      }),
     });
     return Promise.resolve();
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CookieJar } from 'tough-cookie';
-import { safeNextPath } from '../../src/records/auth/oidc/oidc-routes.js';
+import { safeNextPath } from '../../src/records/auth/oidc/routes.js';
 import { parseSessionTtl } from '../../src/records/auth/oidc/oidc-strategy.js';
 import { startTestProvider, type TestProvider } from './support/oidc-provider.js';
 import { writeResources } from './support/auth-fixtures.js';

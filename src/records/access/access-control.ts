@@ -1,23 +1,14 @@
 import type { Clock } from '../../platform/clock.js';
-import type { Pool, PoolClient } from '../../platform/database/pool.js';
-import { parseExactJson, stringifyExactJson } from '../../platform/json/exact-json.js';
 import { findInexactNumbers, replaceRootMembers } from '../../platform/json/inexact-numbers.js';
 import { roleAccessCheck, type AccessCheck } from '../auth/access-check.js';
 import { RecordsErrors } from '../errors.js';
-import type { CursorCodec } from '../records/cursor.js';
-import type { Queryable } from '../../platform/database/queryable.js';
-import { getRecord } from '../records/record-repository.js';
-import { selectRecords, type RecordPage } from '../records/select-records.js';
 import type { Condition, SelectPlan } from '../records/select-plan.js';
-import { statement } from '../records/statement.js';
 import { columnJsonSql, jsonObjectSql, type CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity, Operation } from '../types.js';
-import { beginAccessSession, withAccessSession } from './access-session.js';
 import { celActor, compileRule, type CompiledRule } from './cel-rules.js';
 import { checkFieldWrites, hiddenFields, maskRecord } from './field-access.js';
 import { hasRowSecurity } from './rls-ddl.js';
 import { rowFilterSql } from './row-filter.js';
-import { statementSession } from './statement-session.js';
 
 /** Options of AccessControl. */
 export interface AccessControlOptions {
@@ -74,11 +65,13 @@ export interface IncludePlan {
 }
 
 /**
- * The seven access layers of the records service, in the spec's order of concern: route RBAC,
- * ABAC (CEL), cross-schema RBAC for `include`, row filters (SQL folded into every statement), the
- * field read filter (masked in the JSON Postgres builds), the field write filter, and row-level
- * security (requests on schemas with row filters run as `weft_records_api` with the caller in
- * transaction settings, see access-session.ts).
+ * The access policy of the records service: its seven layers, in the spec's order of concern:
+ * route RBAC, ABAC (CEL), cross-schema RBAC for `include`, row filters (SQL folded into every
+ * statement), the field read filter (masked in the JSON Postgres builds), the field write filter,
+ * and row-level security (requests on schemas with row filters run as `weft_records_api` with the
+ * caller in transaction settings, see access-session.ts). It decides and compiles, it runs no
+ * statement: `RecordReader` (record-reader.ts) reads through it, `guardWrite` (write-guard.ts)
+ * guards writes with it.
  */
 export class AccessControl implements AccessCheck {
   private readonly compiled = new WeakMap<CompiledSchema, SchemaRules>();
@@ -157,148 +150,6 @@ export class AccessControl implements AccessCheck {
     return schemas.some((schema) => this.rulesOf(schema).session);
   }
 
-  /** Runs read statements as the caller: in an access session when a schema has row security. */
-  read<T>(
-    pool: Pool,
-    identity: Identity,
-    schemas: CompiledSchema[],
-    work: (db: Queryable) => Promise<T>,
-  ): Promise<T> {
-    return this.needsSession(...schemas) ? withAccessSession(pool, identity, work) : work(pool);
-  }
-
-  /** GET by id through every read layer; undefined when the caller cannot see the record. */
-  async readOne(
-    pool: Pool,
-    identity: Identity,
-    schema: CompiledSchema,
-    id: string,
-    includes: IncludePlan[] = [],
-  ): Promise<{ json: string | undefined; included?: string }> {
-    this.authorizeIncludes(identity, includes);
-    this.checkBefore(identity, schema, 'read');
-    const recordRules = this.rulesOf(schema).onRecord.read.length > 0;
-    const view = this.view(identity, schema, { mask: !recordRules });
-    if (includes.length === 0 && this.needsSession(schema)) {
-      // One round trip instead of three (BEGIN + settings, the read, COMMIT), the read prepared once
-      // per connection (see statement-session.ts).
-      const json = await getRecord(statementSession(pool, identity), view, id);
-      if (json === undefined) return { json: undefined };
-      return { json: this.finishRows(identity, schema, [json], recordRules)[0] };
-    }
-    return this.read(pool, identity, [schema, ...includes.map((plan) => plan.target)], async (db) => {
-      const json = await getRecord(db, view, id);
-      if (json === undefined) return { json };
-      const [finished] = this.finishRows(identity, schema, [json], recordRules);
-      const included = await this.loadIncluded(db, identity, includes, [finished ?? json]);
-      return { json: finished, ...(included !== undefined ? { included } : {}) };
-    });
-  }
-
-  /** A list or query page through every read layer (`options.table`: a snapshot of the schema). */
-  async readPage(
-    pool: Pool,
-    identity: Identity,
-    schema: CompiledSchema,
-    plan: SelectPlan,
-    cursors: CursorCodec,
-    includes: IncludePlan[] = [],
-    options: { table?: string } = {},
-  ): Promise<{ page: RecordPage; included?: string }> {
-    this.authorizeIncludes(identity, includes);
-    this.checkBefore(identity, schema, 'read');
-    checkPlanFields(identity, schema, plan);
-    const recordRules = this.rulesOf(schema).onRecord.read.length > 0;
-    const schemaView = this.view(identity, schema, { mask: !recordRules });
-    // A snapshot table has the schema's columns: the same view reads it.
-    const view = options.table !== undefined ? { ...schemaView, table: options.table } : schemaView;
-    // Record rules see whole records: a projection is then made here, after them.
-    const { select, ...unprojected } = plan;
-    const run = recordRules ? unprojected : plan;
-    const schemas = [schema, ...includes.map((include) => include.target)];
-    // Without includes a page is one statement (two when an empty offset page counts): each can
-    // carry the session settings in its own round trip.
-    const read =
-      includes.length === 0 && this.needsSession(schema)
-        ? <T>(work: (db: Queryable) => Promise<T>) => work(statementSession(pool, identity))
-        : <T>(work: (db: Queryable) => Promise<T>) => this.read(pool, identity, schemas, work);
-    return read(async (db) => {
-      const page = await selectRecords(db, view, run, cursors);
-      page.rows = this.finishRows(identity, schema, page.rows, recordRules);
-      if (
-        select !== undefined &&
-        (recordRules || hiddenFields(schema.definition.access, identity.roles).length > 0)
-      )
-        page.rows = page.rows.map((json) => {
-          const record = maskRecord(identity, schema, parseExactJson(json) as Record<string, unknown>);
-          return stringifyExactJson(
-            Object.fromEntries(select.map((column) => [column.name, record[column.name]])),
-          );
-        });
-      const included = await this.loadIncluded(db, identity, includes, page.rows);
-      return { page, ...(included !== undefined ? { included } : {}) };
-    });
-  }
-
-  /**
-   * Layers 2 and 4 for the reads about one record beyond GET (history, `at`, diff, replay, audit
-   * verification), run on `db` (the caller's access session, see `read`): the read rules that need
-   * no record, then, when the schema has a row filter, row security or record read rules, the
-   * record's current row (live or soft-deleted) must pass the caller's row filter (else 404, as for
-   * GET) and the record read rules (else 403 ABAC_DENIED). A record no longer in its table (moved
-   * to the archive) cannot be checked against a row filter, so it is hidden too.
-   */
-  async requireReadable(
-    db: Queryable,
-    identity: Identity,
-    schema: CompiledSchema,
-    id: string,
-  ): Promise<void> {
-    this.checkBefore(identity, schema, 'read');
-    const rules = this.rulesOf(schema);
-    const recordRules = rules.onRecord.read.length > 0;
-    const view = this.view(identity, schema, { mask: false });
-    if (view.rowFilter === undefined && !rules.session && !recordRules) return;
-    const filter = view.rowFilter !== undefined ? ` AND ${view.rowFilter}` : '';
-    const { rows } = await db.query<{ j: string | null }>(
-      statement(
-        `SELECT ${recordRules ? `${view.recordJson}::text` : 'NULL'} AS j FROM ${schema.table} WHERE id = $1${filter}`,
-        [id],
-      ),
-    );
-    if (!rows[0]) throw RecordsErrors.entityNotFound(schema.path, id);
-    if (recordRules && rows[0].j !== null)
-      this.evaluate(identity, schema, 'read', true, {
-        record: JSON.parse(rows[0].j) as Record<string, unknown>,
-      });
-  }
-
-  /**
-   * Of `ids` (records of `schema`), those whose record read rules deny `identity`, or that are no
-   * longer in the table to be checked; none when the schema has no record read rules. Run on the
-   * caller's access session (audit lists drop the events of such records).
-   */
-  async deniedRecords(
-    db: Queryable,
-    identity: Identity,
-    schema: CompiledSchema,
-    ids: string[],
-  ): Promise<Set<string>> {
-    if (!this.hasRecordReadRules(schema) || ids.length === 0) return new Set();
-    const { rows } = await db.query<{ id: string; j: string }>(
-      statement(
-        `SELECT id::text AS id, ${schema.recordJson}::text AS j FROM ${schema.table} WHERE id = ANY($1::uuid[])`,
-        [ids],
-      ),
-    );
-    const allowed = new Set(
-      rows
-        .filter((row) => this.allowsRecord(identity, schema, JSON.parse(row.j) as Record<string, unknown>))
-        .map((row) => row.id),
-    );
-    return new Set(ids.filter((id) => !allowed.has(id)));
-  }
-
   /** Layer 2's record read rules on a record read elsewhere (search hits): true when all hold. */
   allowsRecord(identity: Identity, schema: CompiledSchema, record: Record<string, unknown>): boolean {
     try {
@@ -319,67 +170,28 @@ export class AccessControl implements AccessCheck {
   }
 
   /**
-   * Layer 2's rules of `operation` that need the stored record, on a record read elsewhere (an
-   * archived copy): 403 ABAC_DENIED unless all hold.
+   * Layer 2's rules of `operation` that need the stored record, on a record read elsewhere (the
+   * locked row of a write, an archived copy), with `request` the write's payload when there is one:
+   * 403 ABAC_DENIED unless all hold.
    */
   checkRecord(
     identity: Identity,
     schema: CompiledSchema,
     operation: Operation,
     record: Record<string, unknown>,
+    request?: Record<string, unknown>,
   ): void {
-    this.evaluate(identity, schema, operation, true, { record });
+    this.evaluate(identity, schema, operation, true, { record, ...(request ? { request } : {}) });
   }
 
   /** True when the schema has read rules that need the stored record. */
   hasRecordReadRules(schema: CompiledSchema): boolean {
-    return this.rulesOf(schema).onRecord.read.length > 0;
+    return this.hasRecordRules(schema, 'read');
   }
 
-  /**
-   * Wraps a write so that it passes layers 2 and 6 (and runs in an access session when the schema
-   * has row security): the ABAC rules that need no record run now; inside the write's transaction
-   * the stored record is read and locked when a rule needs it, then the field write filter runs.
-   * `begin` is what the write pipeline runs first in the transaction, or undefined when the write
-   * needs no transaction of its own.
-   */
-  guardWrite<T>(
-    identity: Identity,
-    schema: CompiledSchema,
-    operation: Exclude<Operation, 'read'>,
-    target: { id?: string; payload?: Record<string, unknown> },
-    execute: (db: Queryable) => Promise<T>,
-  ): { execute: (db: Queryable) => Promise<T>; begin?: (client: PoolClient) => Promise<void> } {
-    const rules = this.rulesOf(schema);
-    this.checkBefore(identity, schema, operation, target.payload);
-    const recordRules = rules.onRecord[operation];
-    const guarded = async (db: Queryable) => {
-      if (recordRules.length > 0 && target.id !== undefined) {
-        const view = this.view(identity, schema, { mask: false });
-        const { rows } = await db.query<{ j: string }>(statement(`${view.readSql} FOR UPDATE`, [target.id]));
-        if (!rows[0]) throw RecordsErrors.entityNotFound(schema.path, target.id);
-        this.evaluate(identity, schema, operation, true, {
-          record: JSON.parse(rows[0].j) as Record<string, unknown>,
-          ...(target.payload ? { request: target.payload } : {}),
-        });
-      }
-      if (target.payload) checkFieldWrites(identity, schema, target.payload);
-      return execute(db);
-    };
-    if (rules.session) return { execute: guarded, begin: (client) => beginAccessSession(client, identity) };
-    if (recordRules.length > 0) return { execute: guarded, begin: () => Promise.resolve() };
-    return { execute: guarded };
-  }
-
-  /**
-   * What a write's transaction runs first when the write is guarded inside it rather than by
-   * `guardWrite` (restore, unarchive): the access session on a schema with row security, so RLS
-   * (layer 7) checks the rows it changes as the caller; nothing otherwise.
-   */
-  writeSession(identity: Identity, schema: CompiledSchema): (client: PoolClient) => Promise<void> {
-    return this.rulesOf(schema).session
-      ? (client) => beginAccessSession(client, identity)
-      : () => Promise.resolve();
+  /** True when the schema has rules of `operation` that need the stored record. */
+  hasRecordRules(schema: CompiledSchema, operation: Operation): boolean {
+    return this.rulesOf(schema).onRecord[operation].length > 0;
   }
 
   /**
@@ -422,46 +234,6 @@ export class AccessControl implements AccessCheck {
       this.evaluate(identity, schema, 'read', true, { record });
       return this.maskJson(identity, schema, json);
     });
-  }
-
-  private async loadIncluded(
-    db: Queryable,
-    identity: Identity,
-    includes: IncludePlan[],
-    rows: string[],
-  ): Promise<string | undefined> {
-    if (includes.length === 0) return undefined;
-    const parsed = rows.map((json) => JSON.parse(json) as Record<string, unknown>);
-    const members: string[] = [];
-    for (const { field, target } of includes) {
-      const ids = [
-        ...new Set(parsed.map((row) => row[field]).filter((id): id is string => typeof id === 'string')),
-      ];
-      let records: string[] = [];
-      if (ids.length > 0) {
-        const recordRules = this.rulesOf(target).onRecord.read.length > 0;
-        const view = this.view(identity, target, { mask: !recordRules });
-        const filter = view.rowFilter !== undefined ? ` AND ${view.rowFilter}` : '';
-        const { rows: found } = await db.query<{ j: string }>(
-          statement(
-            `SELECT ${view.recordJson}::text AS j FROM ${view.table} WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL${filter} ORDER BY id`,
-            [ids],
-          ),
-        );
-        try {
-          records = this.finishRows(
-            identity,
-            target,
-            found.map((row) => row.j),
-            recordRules,
-          );
-        } catch {
-          throw RecordsErrors.crossSchemaDenied(field, target.path);
-        }
-      }
-      members.push(`${JSON.stringify(field)}:[${records.join(',')}]`);
-    }
-    return `{${members.join(',')}}`;
   }
 
   private evaluate(

@@ -1,23 +1,23 @@
 import type { Pool } from '../../platform/database/pool.js';
-import type { AccessControl } from '../access/access-control.js';
-import { archivedHistoryRowHashes } from '../archive/cold-storage.js';
-import { historyRowHashes } from '../history/history-repository.js';
+import type { RecordReader } from '../access/record-reader.js';
+import { archivedHistoryRowHashes } from '../archive/repository.js';
+import { historyRowHashes } from '../history/repository.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
-import { auditChain } from './audit-repository.js';
+import { auditChain } from './repository.js';
 import type { AnchorStore } from './anchor-store.js';
 import { verifyChain, type ChainVerification } from './verify-chain.js';
 
 /** What verifying a record reads from. */
 export interface VerifyRecordDependencies {
-  pool: Pool;
   /**
    * The owner's pool, for the history row hashes: the runtime roles see history and cold storage
    * only under row-level security (archived states by their own row filter), so a row would look
    * missing to them.
    */
   ownerPool: Pool;
-  access: AccessControl;
+  /** Reads the chain as the caller. */
+  reader: RecordReader;
   /** The signed anchors; undefined when no signing key is configured. */
   anchors: AnchorStore | undefined;
 }
@@ -34,9 +34,9 @@ export async function verifyRecord(
   schema: CompiledSchema,
   id: string,
 ): Promise<ChainVerification | undefined> {
-  const { pool, ownerPool, access, anchors } = deps;
-  const links = await access.read(pool, identity, [schema], async (db) => {
-    await access.requireReadable(db, identity, schema, id);
+  const { ownerPool, reader, anchors } = deps;
+  const links = await reader.read(identity, [schema], async (db) => {
+    await reader.requireReadable(db, identity, schema, id);
     return auditChain(db, schema.path, id);
   });
   // History rows are hashed as the owner, outside the caller's row filter and row-level security: a

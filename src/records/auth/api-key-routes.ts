@@ -5,7 +5,7 @@ import { withTransaction, type Pool } from '../../platform/database/pool.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { RecordsErrors } from '../errors.js';
-import { platformAdminRole } from '../role-bindings/binding-routes.js';
+import { platformAdminRole } from '../role-bindings/routes.js';
 import { AuthErrors } from './auth-errors.js';
 import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey, type ApiKeySummary } from './api-keys.js';
 import { isCidr } from './strategies/strategy-definition.js';

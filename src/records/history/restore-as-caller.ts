@@ -1,14 +1,14 @@
-import type { AccessControl } from '../access/access-control.js';
+import type { RecordReader } from '../access/record-reader.js';
 import { RecordsErrors } from '../errors.js';
 import type { Queryable } from '../../platform/database/queryable.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
-import { stateJsonAt } from './history-repository.js';
+import { stateJsonAt } from './repository.js';
 import { readRestoreChange, restoreRecord } from './restore-record.js';
 
 /**
  * `POST /{id}/restore` through every layer a PATCH of the same change passes, on `db` (the write's
- * transaction, begun with `AccessControl.writeSession`): the record must be readable (layers 2 and
+ * transaction, begun with `writeSession`, access/write-guard.ts): the record must be readable (layers 2 and
  * 4 for read: a restore shows the restored state); its row is read and locked through the caller's
  * row filter (else 404) and compared with the state at `at`; the fields that differ are the
  * payload, checked by the update rules (with `record` the stored record) and the field write
@@ -18,14 +18,15 @@ import { readRestoreChange, restoreRecord } from './restore-record.js';
  */
 export async function restoreAsCaller(
   db: Queryable,
-  access: AccessControl,
+  reader: RecordReader,
   identity: Identity,
   schema: CompiledSchema,
   id: string,
   at: string,
   reason: string,
 ): Promise<string> {
-  await access.requireReadable(db, identity, schema, id);
+  const { access } = reader;
+  await reader.requireReadable(db, identity, schema, id);
   const stateJson = await stateJsonAt(db, schema, id, at);
   if (stateJson === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
   const state = JSON.parse(stateJson) as Record<string, unknown>;

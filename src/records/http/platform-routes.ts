@@ -8,7 +8,7 @@ import { AuthErrors } from '../auth/auth-errors.js';
 import { RecordsErrors, recordsErrorCatalogue } from '../errors.js';
 import { identityOf } from '../auth/request-identity.js';
 import { buildOpenApi } from '../openapi/schema-openapi.js';
-import { platformAdminRole } from '../role-bindings/binding-routes.js';
+import { platformAdminRole } from '../role-bindings/routes.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
 
 /** The role that may read `/api/metrics` on the main port (as may `platform-admin`). */

@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock } from '../../../src/platform/clock.js';
 import { AccessControl } from '../../../src/records/access/access-control.js';
+import { RecordReader } from '../../../src/records/access/record-reader.js';
 import { withAccessSession } from '../../../src/records/access/access-session.js';
 import { maskRecord } from '../../../src/records/access/field-access.js';
 import { dealsPath, dealsTable, startDealsApp, type DealsApp } from './support/deals.js';
@@ -163,13 +164,20 @@ spec:
       attributes: {},
       scope: { region: 'eu', stores: ['A', 'C'] },
     };
-    const { page } = await scoped.readPage(pool, clerk, schema, plan, cursors);
+    const { page } = await new RecordReader(pool, scoped).readPage(clerk, schema, plan, cursors);
     assert.deepEqual(page.rows.map((row) => (JSON.parse(row) as { code: string }).code).sort(), ['A', 'C']);
     await assert.rejects(
-      scoped.readPage(pool, { ...clerk, scope: { region: 'us', stores: ['A'] } }, schema, plan, cursors),
+      new RecordReader(pool, scoped).readPage(
+        { ...clerk, scope: { region: 'us', stores: ['A'] } },
+        schema,
+        plan,
+        cursors,
+      ),
       { code: 'ABAC_DENIED', message: 'Only the EU scope, until 2031' },
     );
     const later = new AccessControl({ clock: { now: () => new Date('2032-01-01T00:00:00Z') } });
-    await assert.rejects(later.readPage(pool, clerk, schema, plan, cursors), { code: 'ABAC_DENIED' });
+    await assert.rejects(new RecordReader(pool, later).readPage(clerk, schema, plan, cursors), {
+      code: 'ABAC_DENIED',
+    });
   });
 });

@@ -1,0 +1,174 @@
+import type { Pool } from '../../platform/database/pool.js';
+import { parseExactJson, stringifyExactJson } from '../../platform/json/exact-json.js';
+import { checkPlanFields, type AccessControl } from '../access/access-control.js';
+import { sessionSettingsSql, withAccessSession } from '../access/access-session.js';
+import { hiddenFields, maskRecord } from '../access/field-access.js';
+import { rowFilterSql } from '../access/row-filter.js';
+import type { Queryable } from '../../platform/database/queryable.js';
+import type { SelectPlan } from '../records/select-plan.js';
+import type { RecordWrite, WritePipeline, WriteResult } from '../records/write-pipeline.js';
+import { RecordsErrors } from '../errors.js';
+import { successBody } from '../http/envelope.js';
+import type { CompiledSchema } from '../schemas/compiled-schema.js';
+import type { Identity } from '../types.js';
+import {
+  findArchivedRecord,
+  newestArchivedCopy,
+  queryArchive,
+  unarchiveRecord,
+  type ArchivePage,
+} from './repository.js';
+
+/**
+ * The access layers on cold storage (docs/records/archive.md, "Access control"). Cold tables hold
+ * every schema's copies as JSON and carry no policies, so layer 4 is the schema's row filter
+ * evaluated on each copy turned back into a row of the schema's table, with the caller's `weft.*`
+ * settings published. Reads keep the connecting role: they must tell whether a record is back in
+ * hot storage, and RLS would hide a row the caller may not see and make its stale copy look
+ * archived. The record read rules (layer 2) and the field mask (layer 5) apply to what is shown.
+ * The newest copy, the archived record's current state, decides whether any of it is visible.
+ */
+
+/** Layer 4 for cold storage: always applied (RLS cannot stand in for it there). */
+function coldRowFilter(identity: Identity, schema: CompiledSchema): string | undefined {
+  return rowFilterSql(schema.definition.access, identity.roles);
+}
+
+/** The fields an unarchive writes with a value: the field write filter applies to them. */
+function restoredFields(schema: CompiledSchema, record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    schema.definition.fields
+      .filter((field) => record[field.name] !== null && record[field.name] !== undefined)
+      .map((field) => [field.name, record[field.name]]),
+  );
+}
+
+/** What the archive service needs. */
+export interface ArchiveServiceDependencies {
+  pool: Pool;
+  access: AccessControl;
+  pipeline: WritePipeline;
+}
+
+/** Reads, queries and unarchives a schema's archived records as the caller. */
+export class ArchiveService {
+  constructor(private readonly deps: ArchiveServiceDependencies) {}
+
+  /**
+   * `GET /{id}/archive[?version=N]` through layers 2, 4 and 5: 404 when the record is not
+   * archived or its newest copy fails the caller's row filter; 403 ABAC_DENIED when a record read
+   * rule denies that copy; the shown state (that copy, or the one at `version`) masked.
+   */
+  async read(
+    identity: Identity,
+    schema: CompiledSchema,
+    id: string,
+    version: number | undefined,
+  ): Promise<string> {
+    const { access } = this.deps;
+    access.checkBefore(identity, schema, 'read');
+    const json = await this.readCold(identity, schema, async (db) => {
+      const newest = await newestArchivedCopy(db, schema, id, coldRowFilter(identity, schema));
+      if (newest === undefined) return undefined;
+      access.checkRecord(identity, schema, 'read', JSON.parse(newest.record) as Record<string, unknown>);
+      return version === undefined ? newest.json : findArchivedRecord(db, schema, id, version);
+    });
+    if (json === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
+    return access.maskJson(identity, schema, json);
+  }
+
+  /**
+   * `POST /archive/query` through layers 2, 4 and 5, as lists do: rows failing the row filter are
+   * left out, one row a record read rule denies makes the request 403, unreadable fields are null
+   * and may not be filtered on (400).
+   */
+  async query(identity: Identity, schema: CompiledSchema, plan: SelectPlan): Promise<ArchivePage> {
+    const { access } = this.deps;
+    access.checkBefore(identity, schema, 'read');
+    checkPlanFields(identity, schema, plan);
+    const recordRules = access.hasRecordReadRules(schema);
+    const masked = hiddenFields(schema.definition.access, identity.roles).length > 0;
+    // Record rules see whole records, and a projection of masked records is made after masking.
+    const { select, ...unprojected } = plan;
+    const project = select !== undefined && (recordRules || masked);
+    const view = access.view(identity, schema, { mask: !recordRules });
+    const page = await this.readCold(identity, schema, (db) =>
+      queryArchive(db, view, project ? unprojected : plan, coldRowFilter(identity, schema)),
+    );
+    let rows = access.finishRecords(identity, schema, page.rows);
+    if (project)
+      rows = rows.map((json) => {
+        const record = maskRecord(identity, schema, parseExactJson(json) as Record<string, unknown>);
+        return stringifyExactJson({
+          ...Object.fromEntries(select.map((column) => [column.name, record[column.name]])),
+          archived_at: record.archived_at,
+        });
+      });
+    return { rows, hasMore: page.hasMore };
+  }
+
+  /**
+   * `POST /{id}/unarchive` as an update through layers 2, 4, 6 and 7, in one transaction opened
+   * (on a schema with row security) with the caller's settings without the role switch, so the row
+   * filter can read them: the archived copy must pass the caller's row filter (else 404) and its
+   * record read rules, and the update rules with `record` the copy and `request` the fields it
+   * restores with a value (else 403 ABAC_DENIED); the caller must be allowed to write every one of
+   * those fields (else 403 FIELD_WRITE_DENIED): to hot storage the record is new, so every value it
+   * brings back is written, as by a create. The history returns as the owner (as triggers write
+   * it); the record is inserted as the caller, so RLS checks the new row. 200 with the record,
+   * masked.
+   */
+  unarchive(write: RecordWrite, id: string, reason: string): Promise<WriteResult> {
+    const { access, pipeline } = this.deps;
+    const { identity, schema } = write;
+    const settings = access.needsSession(schema) ? sessionSettingsSql(identity, { role: false }) : undefined;
+    return pipeline.run({
+      schema,
+      identity,
+      operation: 'update',
+      idempotency: write.idempotency(),
+      transactional: true,
+      ...(settings !== undefined ? { begin: async (client) => void (await client.query(settings)) } : {}),
+      execute: async (db) => {
+        const json = await this.unarchiveAsCaller(db, identity, schema, id, reason);
+        if (json === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
+        return { recordId: id, response: { status: 200, body: successBody(json, write.requestId) } };
+      },
+    });
+  }
+
+  private async unarchiveAsCaller(
+    db: Queryable,
+    identity: Identity,
+    schema: CompiledSchema,
+    id: string,
+    reason: string,
+  ): Promise<string | undefined> {
+    const { access } = this.deps;
+    access.checkBefore(identity, schema, 'read');
+    const rowFilter = coldRowFilter(identity, schema);
+    const json = await unarchiveRecord(db, schema, identity.actor_id, id, reason, {
+      ...(rowFilter !== undefined ? { rowFilter } : {}),
+      check: (record) => {
+        access.checkRecord(identity, schema, 'read', record);
+        access.checkChange(identity, schema, 'update', record, restoredFields(schema, record));
+      },
+      beforeInsert: async (session) => {
+        if (access.needsSession(schema)) await session.query(sessionSettingsSql(identity));
+      },
+    });
+    return json === undefined ? undefined : access.maskJson(identity, schema, json);
+  }
+
+  /** Runs cold reads with the caller's settings when the schema's row filters read them. */
+  private readCold<T>(
+    identity: Identity,
+    schema: CompiledSchema,
+    work: (db: Queryable) => Promise<T>,
+  ): Promise<T> {
+    const { access, pool } = this.deps;
+    return access.needsSession(schema)
+      ? withAccessSession(pool, identity, work, { role: false })
+      : work(pool);
+  }
+}

@@ -7,7 +7,7 @@
  */
 import { migrate } from '../src/platform/database/migrate.js';
 import { createPool, type Pool } from '../src/platform/database/pool.js';
-import { stateJsonAt } from '../src/records/history/repository.js';
+import { stateJsonAt } from '../src/records/history/history-repository.js';
 import { recordsMigrationsDir } from '../src/records/index.js';
 import { insertRecord, patchRecord } from '../src/records/records/record-repository.js';
 import { applyResources } from '../src/records/schemas/apply-resources.js';

@@ -20,7 +20,7 @@ import {
   UnarchiveBody,
   unarchiveProblems,
 } from './schemas.js';
-import type { ArchiveService } from './service.js';
+import type { ArchiveService } from './archive-service.js';
 
 /** What the archive routes need. */
 export interface ArchiveRouteDependencies {
@@ -49,7 +49,7 @@ function versionOf(raw: unknown): number | undefined {
  * Cold storage of a schema: `GET /{id}/archive?version=N` (an archived record with `archived_at`),
  * `POST /archive/query` (the query DSL over archived records; its own rate limit) and
  * `POST /{id}/unarchive {reason}` (back to hot storage with its history, 200 with the record).
- * Every route applies the caller's access layers (archive/service.ts).
+ * Every route applies the caller's access layers (archive/archive-service.ts).
  */
 export function registerArchiveRoutes(app: HttpServer, deps: ArchiveRouteDependencies): void {
   const { archive } = deps;

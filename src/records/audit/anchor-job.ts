@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import { withTransaction, type Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
-import { chainHeadsAfter, storedEventHashes, type ChainHead } from './repository.js';
+import { chainHeadsAfter, storedEventHashes, type ChainHead } from './audit-repository.js';
 import type { AnchorStore } from './anchor-store.js';
 import type { Checkpoint } from './checkpoint.js';
 

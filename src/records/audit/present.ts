@@ -1,5 +1,5 @@
 import { parseExactJson } from '../../platform/json/exact-json.js';
-import type { AuditRow } from './repository.js';
+import type { AuditRow } from './audit-repository.js';
 
 /**
  * An audit event as the API shows it: the spec's fields plus the record `version` after the change

@@ -6,9 +6,9 @@ import { parseInstant } from '../history/instant.js';
 import { successBody } from '../http/envelope.js';
 import { parseLimit } from '../records/select-plan.js';
 import { uuidPattern } from '../schemas/identifiers.js';
-import type { AuditFilter } from './repository.js';
+import type { AuditFilter } from './audit-repository.js';
 import { auditProblem, VerifyBody, verifyProblems } from './schemas.js';
-import type { AuditService } from './service.js';
+import type { AuditService } from './audit-service.js';
 
 /** What the audit routes need. */
 export interface AuditRouteDependencies {

@@ -1,5 +1,5 @@
-import type { HistoryRowHash } from '../history/repository.js';
-import type { ChainLink } from './repository.js';
+import type { HistoryRowHash } from '../history/history-repository.js';
+import type { ChainLink } from './audit-repository.js';
 import type { AnchorLookup } from './anchor-store.js';
 
 /** Why an event, a history row or an anchor fails verification. */

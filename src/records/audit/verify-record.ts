@@ -1,10 +1,10 @@
 import type { Pool } from '../../platform/database/pool.js';
 import type { RecordReader } from '../access/record-reader.js';
-import { archivedHistoryRowHashes } from '../archive/repository.js';
-import { historyRowHashes } from '../history/repository.js';
+import { archivedHistoryRowHashes } from '../archive/archive-repository.js';
+import { historyRowHashes } from '../history/history-repository.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
-import { auditChain } from './repository.js';
+import { auditChain } from './audit-repository.js';
 import type { AnchorStore } from './anchor-store.js';
 import { verifyChain, type ChainVerification } from './verify-chain.js';
 

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { BindingCache } from '../role-bindings/binding-cache.js';
-import { loadBindingState } from '../role-bindings/repository.js';
+import { loadBindingState } from '../role-bindings/role-binding-repository.js';
 import {
   MemoryRevocationStore,
   RedisRevocationStore,

@@ -1,6 +1,6 @@
 import type { PoolClient } from '../../platform/database/pool.js';
 import { validateRoleBinding } from '../role-bindings/role-binding-definition.js';
-import { upsertRoleBinding } from '../role-bindings/repository.js';
+import { upsertRoleBinding } from '../role-bindings/role-binding-repository.js';
 import type { DocumentProblem } from '../schemas/validate-definition.js';
 import { claimMappingProblems } from './claims/claim-mapping.js';
 import { resolveClientSecret } from './oidc/client-secret.js';

@@ -14,7 +14,7 @@ import { exactValues } from '../records/exact-values.js';
 import { parseListQuery } from '../records/list-query.js';
 import { parseQueryBody } from '../records/query-body.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
-import type { RecordService } from './service.js';
+import type { RecordService } from './record-service.js';
 
 /** What the record routes need. */
 export interface RecordRouteDependencies {

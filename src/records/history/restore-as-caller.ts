@@ -3,7 +3,7 @@ import { RecordsErrors } from '../errors.js';
 import type { Queryable } from '../../platform/database/queryable.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
-import { stateJsonAt } from './repository.js';
+import { stateJsonAt } from './history-repository.js';
 import { readRestoreChange, restoreRecord } from './restore-record.js';
 
 /**

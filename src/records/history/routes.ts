@@ -18,7 +18,7 @@ import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import { parseInstant } from './instant.js';
 import { parseReason } from './reason.js';
 import { DiffQuery, diffQueryProblems, InstantAndReason, instantAndReasonProblems } from './schemas.js';
-import { requireTimeMachine, type HistoryService } from './service.js';
+import { requireTimeMachine, type HistoryService } from './history-service.js';
 
 /** What the time machine routes need. */
 export interface HistoryRouteDependencies {

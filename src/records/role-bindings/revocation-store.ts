@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { requestPathRedisOptions } from '../../platform/redis/request-path-options.js';
 import type { RoleBinding } from './role-binding-definition.js';
-import type { BindingState } from './repository.js';
+import type { BindingState } from './role-binding-repository.js';
 
 /**
  * Where every instance finds the role bindings and the revocation set: Redis when `REDIS_URL` is set

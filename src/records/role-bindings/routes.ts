@@ -3,7 +3,7 @@ import { withTransaction, type Pool } from '../../platform/database/pool.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { AuthErrors } from '../auth/auth-errors.js';
 import { identityOf } from '../auth/request-identity.js';
-import { revokeRoleBinding } from './repository.js';
+import { revokeRoleBinding } from './role-binding-repository.js';
 import '../auth/scopes/scoped-operations.js';
 
 /** The role that may revoke and delete role bindings. */

@@ -1,6 +1,6 @@
 import { withTransaction, type Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
-import { revokeRoleBinding } from '../role-bindings/repository.js';
+import { revokeRoleBinding } from '../role-bindings/role-binding-repository.js';
 import type { ResourceDocument } from './resource-documents.js';
 
 /** What one pruning pass did: `kind/name` of each deleted resource and of each schema left in place. */

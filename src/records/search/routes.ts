@@ -9,7 +9,7 @@ import { parseLimit } from '../records/select-plan.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import { OrgSearchQuery, orgSearchProblems } from './schemas.js';
 import { parseSearchBody } from './search-request.js';
-import { presentOrgHit, requireFullTextSearch, type SearchService } from './service.js';
+import { presentOrgHit, requireFullTextSearch, type SearchService } from './search-service.js';
 
 /** What the search routes need. */
 export interface SearchRouteDependencies {

@@ -9,7 +9,7 @@ import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import type { Identity } from '../types.js';
 import type { AnchorStore } from './anchor-store.js';
 import { presentAuditEvent } from './present.js';
-import { listAudit, type AuditFilter } from './repository.js';
+import { listAudit, type AuditFilter } from './audit-repository.js';
 import type { ChainVerification } from './verify-chain.js';
 import { verifyRecord } from './verify-record.js';
 

@@ -1,7 +1,7 @@
 import type { AccessControl, IncludePlan } from '../access/access-control.js';
 import type { RecordReader } from '../access/record-reader.js';
 import { guardWrite } from '../access/write-guard.js';
-import { isArchivedId } from '../archive/repository.js';
+import { isArchivedId } from '../archive/archive-repository.js';
 import { RecordsErrors } from '../errors.js';
 import { successBody } from '../http/envelope.js';
 import type { CursorCodec } from '../records/cursor.js';

@@ -17,7 +17,7 @@ import {
   queryArchive,
   unarchiveRecord,
   type ArchivePage,
-} from './repository.js';
+} from './archive-repository.js';
 
 /**
  * The access layers on cold storage (docs/records/archive.md, "Access control"). Cold tables hold

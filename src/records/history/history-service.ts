@@ -16,7 +16,7 @@ import { uuidPattern } from '../schemas/identifiers.js';
 import type { Identity } from '../types.js';
 import { diffStates, type RecordDiff } from './diff.js';
 import { presentHistoryEvent, presentRecordState } from './present.js';
-import { hasHistory, historyAfter, listHistory, stateJsonAt } from './repository.js';
+import { hasHistory, historyAfter, listHistory, stateJsonAt } from './history-repository.js';
 import { restoreAsCaller } from './restore-as-caller.js';
 import { presentSnapshot, snapshotTable, type SnapshotJob, type SnapshotRow } from './snapshot-job.js';
 

@@ -8,7 +8,7 @@ import {
   type InstanceRecord,
   type InstanceRow,
 } from './instance-repository.js';
-import { unnestParams, type StatementBuilder, type WriteStatement } from './write-statement.js';
+import { unnestParams, type StatementBuilder, type WriteStatement } from '../store/write-statement.js';
 
 /*
  * The set-wise writes of a batch of engine calls (the timer executor's): one UPDATE of every

@@ -19,7 +19,8 @@ import {
   type Variables,
 } from '../runtime/index.js';
 import { CallActivities } from './call-activities.js';
-import { addEffects, EffectWrites, type EffectTarget, type WrittenEffects } from './effects-writer.js';
+import { addEffects, EffectWrites, type WrittenEffects } from './effects-writer.js';
+import type { EffectTarget } from '../store/tagged-rows.js';
 import type { EngineMetrics } from './engine-metrics.js';
 import type { ImmediateWork } from './immediate-work.js';
 import {
@@ -42,8 +43,8 @@ import {
 } from './instance-repository.js';
 import { GroupCommit, type GroupOutcome } from './group-commit.js';
 import { RecentInstances } from './recent-instances.js';
-import { WriteStatement, type StatementBuilder } from './write-statement.js';
-import { yieldToEventLoop } from './yield-to-event-loop.js';
+import { WriteStatement, type StatementBuilder } from '../store/write-statement.js';
+import { yieldToEventLoop } from '../../../platform/yield-to-event-loop.js';
 
 /** Effects of an engine call above which the driver pauses before building its write. */
 const LARGE_CALL_EFFECTS = 1000;

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { InstanceState, InstanceStatus, Variables } from '../runtime/index.js';
-import type { StatementBuilder, WriteStatement } from './write-statement.js';
+import type { StatementBuilder, WriteStatement } from '../store/write-statement.js';
 
 /** A process instance as the API shows it. */
 export interface InstanceRecord {

@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import { ServiceError } from '../../platform/http/service-error.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
-import { isEnded, readInstance } from '../engine/driver/instance-repository.js';
+import { isEnded, readInstance } from '../engine/store/process-instances.js';
 import type { EngineEvent } from '../engine/runtime/index.js';
 import { JobExecutor, type RunResult } from '../timers/job-executor.js';
 import {

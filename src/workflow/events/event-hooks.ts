@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import type { WrittenEffects } from '../engine/driver/effects-writer.js';
 import type { EventHooks, InstanceDriver } from '../engine/driver/instance-driver.js';
-import type { InstanceRecord } from '../engine/driver/instance-repository.js';
+import type { InstanceRecord } from '../engine/store/process-instances.js';
 import { claimBufferedMessage, findBufferedMessages } from './buffered-messages.js';
 import type { EventMetrics } from './event-metrics.js';
 import { isGone } from './message-service.js';

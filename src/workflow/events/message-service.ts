@@ -7,7 +7,7 @@ import { WorkflowErrors } from '../errors.js';
 import { bufferMessage, claimBufferedMessage } from './buffered-messages.js';
 import type { EventMetrics } from './event-metrics.js';
 import type { StartTriggers } from './start-triggers.js';
-import { findMessageSubscriptions, type Subscription } from './subscription-queries.js';
+import { findMessageSubscriptions, type Subscription } from '../engine/store/event-subscriptions.js';
 
 /** A message to correlate. */
 export interface Message {

@@ -4,7 +4,7 @@ import {
   toStoredInstance,
   type StoredInstance,
   type StoredInstanceRow,
-} from '../engine/driver/instance-repository.js';
+} from '../engine/store/process-instances.js';
 import type { Variables } from '../engine/runtime/index.js';
 
 /** A locked task as a worker receives it. */

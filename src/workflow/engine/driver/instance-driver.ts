@@ -23,24 +23,21 @@ import { addEffects, EffectWrites, type WrittenEffects } from './effects-writer.
 import type { EffectTarget } from '../store/tagged-rows.js';
 import type { EngineMetrics } from './engine-metrics.js';
 import type { ImmediateWork } from './immediate-work.js';
-import {
-  addGuardedUpdates,
-  addNewInstances,
-  lockInstanceCounters,
-  runGuardedUpdates,
-  runNewInstances,
-  type NewInstance,
-} from './batch-instance-writes.js';
+import { addInstanceCounter, lockInstanceCounters } from '../store/process-keys.js';
 import {
   addGuardedUpdate,
-  addInstanceCounter,
+  addGuardedUpdates,
+  addNewInstances,
   insertInstance,
   isEnded,
   readInstance,
   runGuardedUpdate,
+  runGuardedUpdates,
+  runNewInstances,
   type InstanceRecord,
+  type NewInstance,
   type StoredInstance,
-} from './instance-repository.js';
+} from '../store/process-instances.js';
 import { GroupCommit, type GroupOutcome } from './group-commit.js';
 import { RecentInstances } from './recent-instances.js';
 import { WriteStatement, type StatementBuilder } from '../store/write-statement.js';

@@ -1,3 +1,4 @@
+import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { Wait } from '../runtime/index.js';
 import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
 
@@ -38,3 +39,77 @@ export const subscriptionWaits: WaitRows = {
   table: 'event_subscriptions',
   waitColumn: 'wait_id',
 };
+
+type Db = Pool | PoolClient;
+
+/** An open message or signal wait of an instance (a row of `event_subscriptions`). */
+export interface Subscription {
+  waitId: string;
+  instanceId: string;
+  processKey: string;
+}
+
+interface SubscriptionRow {
+  wait_id: string;
+  process_instance_id: string;
+  process_key: string;
+}
+
+const toSubscription = (row: SubscriptionRow): Subscription => ({
+  waitId: row.wait_id,
+  instanceId: row.process_instance_id,
+  processKey: row.process_key,
+});
+
+/**
+ * Open message waits a message may complete, oldest first: same org and name; a wait whose model
+ * gives no correlation key takes any message, a keyed one only a message with its key. Waits of
+ * `skipKeys` (process keys already served) and `skipWaits` (already tried) are left out.
+ */
+export async function findMessageSubscriptions(
+  db: Db,
+  input: {
+    orgId: string;
+    messageName: string;
+    correlationKey: string | null;
+    skipKeys: string[];
+    skipWaits: string[];
+    limit: number;
+  },
+): Promise<Subscription[]> {
+  const keyed = input.correlationKey !== null;
+  const { rows } = await db.query<SubscriptionRow>({
+    name: keyed ? 'workflow.events.match_message_keyed' : 'workflow.events.match_message',
+    text: `SELECT wait_id, process_instance_id, process_key FROM event_subscriptions
+           WHERE org_id = $1 AND kind = 'message' AND name = $2
+             AND ${keyed ? '(correlation_key = $6 OR correlation_key IS NULL)' : 'correlation_key IS NULL'}
+             AND process_key <> ALL($3::text[]) AND wait_id <> ALL($4::uuid[])
+           ORDER BY created_at, wait_id
+           LIMIT $5`,
+    values: [
+      input.orgId,
+      input.messageName,
+      input.skipKeys,
+      input.skipWaits,
+      input.limit,
+      ...(keyed ? [input.correlationKey] : []),
+    ],
+  });
+  return rows.map(toSubscription);
+}
+
+/** Every open wait for a signal in the org, oldest first. */
+export async function findSignalSubscriptions(
+  db: Db,
+  orgId: string,
+  signalName: string,
+): Promise<Subscription[]> {
+  const { rows } = await db.query<SubscriptionRow>({
+    name: 'workflow.events.match_signal',
+    text: `SELECT wait_id, process_instance_id, process_key FROM event_subscriptions
+           WHERE org_id = $1 AND kind = 'signal' AND name = $2
+           ORDER BY created_at, wait_id`,
+    values: [orgId, signalName],
+  });
+  return rows.map(toSubscription);
+}

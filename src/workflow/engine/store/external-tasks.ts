@@ -29,3 +29,12 @@ export const externalTaskWaits: WaitRows = {
   table: 'external_tasks',
   waitColumn: 'id',
 };
+
+/**
+ * SQL that holds while the worker `workerIdSql` holds a live lock at `nowSql` on the task `taskIdSql`:
+ * the condition of an instance's write that completes (or fails) the task, checked in its statement.
+ */
+export function taskHeld(taskIdSql: string, workerIdSql: string, nowSql: string): string {
+  return `EXISTS (SELECT 1 FROM external_tasks t
+                                        WHERE t.id = ${taskIdSql} AND t.worker_id = ${workerIdSql} AND t.lock_expires_at > ${nowSql})`;
+}

@@ -1,3 +1,4 @@
+import type { Pool } from '../../../platform/database/pool.js';
 import type { Incident } from '../runtime/index.js';
 import { effectColumns, itemColumn, type InsertRows, type RowGuard } from './set-wise-write.js';
 import type { Tagged } from './tagged-rows.js';
@@ -45,4 +46,22 @@ export function resolveIncidents(
      FROM ${rows} AS r(instance_id, now, id)
      WHERE incidents.id = r.id AND incidents.resolved_at IS NULL${guard.and('r.instance_id')}`,
   );
+}
+
+/** The open incidents of an instance, oldest first. */
+export async function openIncidentIds(db: Pool, instanceId: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM incidents WHERE process_instance_id = $1 AND resolved_at IS NULL ORDER BY created_at',
+    [instanceId],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** An open incident as the instance detail shows it. */
+export interface IncidentRecord {
+  id: string;
+  activity_id: string;
+  kind: string;
+  message: string;
+  created_at: string;
 }

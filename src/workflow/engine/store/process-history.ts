@@ -1,3 +1,4 @@
+import type { Pool } from '../../../platform/database/pool.js';
 import type { HistoryEntry } from '../runtime/index.js';
 import { effectColumns, itemColumn, type InsertRows } from './set-wise-write.js';
 
@@ -20,3 +21,24 @@ export const historyInserts: InsertRows<HistoryEntry> = {
   ],
   ordered: true,
 };
+
+/** A history row as the API shows it. */
+export interface HistoryRecord {
+  id: number;
+  kind: string;
+  element_id: string;
+  element_type: string;
+  token_id: string | null;
+  at: string;
+  data: Record<string, unknown>;
+}
+
+/** The execution history of an instance, oldest first. */
+export async function instanceHistory(pool: Pool, id: string): Promise<HistoryRecord[]> {
+  const { rows } = await pool.query<Omit<HistoryRecord, 'id' | 'at'> & { id: string; at: Date }>(
+    `SELECT id, kind, element_id, element_type, token_id, at, data FROM process_history
+     WHERE process_instance_id = $1 ORDER BY id`,
+    [id],
+  );
+  return rows.map((row) => ({ ...row, id: Number(row.id), at: row.at.toISOString() }));
+}

@@ -1,3 +1,4 @@
+import type { Queryable } from '../../../platform/database/queryable.js';
 import type { TimerSpec } from '../../timers/index.js';
 import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
 
@@ -31,3 +32,12 @@ export const timerJobInserts: InsertRows<ArmedTimer> = {
 
 /** The engine's delete of the timers of the waits its calls closed. */
 export const timerJobWaits: WaitRows = { cte: 'closed_timers', table: 'timer_jobs', waitColumn: 'wait_id' };
+
+/** Deletes a timer job (one whose target is gone: a start timer of a disabled version). */
+export async function deleteTimerJob(db: Queryable, id: string): Promise<void> {
+  await db.query({
+    name: 'workflow.timers.delete',
+    text: 'DELETE FROM timer_jobs WHERE id = $1',
+    values: [id],
+  });
+}

@@ -9,7 +9,7 @@ import {
   InstanceDriver,
   StaleDefinitionError,
 } from '../../../../src/workflow/engine/driver/instance-driver.js';
-import { readInstance } from '../../../../src/workflow/engine/driver/instance-repository.js';
+import { readInstance } from '../../../../src/workflow/engine/store/process-instances.js';
 import type { Variables } from '../../../../src/workflow/engine/runtime/index.js';
 import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
 

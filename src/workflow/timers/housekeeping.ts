@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
-import { deleteExpiredBufferedMessages } from '../events/buffered-messages.js';
+import { deleteExpiredBufferedMessages } from '../engine/store/buffered-messages.js';
 import { inFencedTransaction, isLeaderLeaseLost, type TransactionFence } from './leader-fence.js';
 
 /** Options of Housekeeping. */

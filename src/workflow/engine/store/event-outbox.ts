@@ -1,3 +1,6 @@
+import type { Queryable } from '../../../platform/database/queryable.js';
+import { failedAttemptSql } from '../../timers/failed-attempt-sql.js';
+import type { Variables } from '../runtime/index.js';
 import { effectColumns, itemColumn, type InsertRows } from './set-wise-write.js';
 
 /*
@@ -48,3 +51,118 @@ export const outboxInserts: InsertRows<ThrownEvent> = {
   ],
   computed: { due_at: 'r.now', created_at: 'r.now' },
 };
+
+/** A thrown message or signal waiting for delivery: a row of `event_outbox`. */
+export interface OutboxEvent {
+  id: string;
+  orgId: string;
+  /** The instance that threw it. */
+  processInstanceId: string;
+  elementId: string;
+  kind: 'message' | 'signal';
+  name: string;
+  correlationKey: string | null;
+  variables: Variables;
+  dueAt: Date;
+  retries: number;
+  attempts: number;
+}
+
+interface OutboxRow {
+  id: string;
+  org_id: string;
+  process_instance_id: string;
+  element_id: string;
+  kind: 'message' | 'signal';
+  name: string;
+  correlation_key: string | null;
+  variables: Variables;
+  due_at: Date;
+  retries: number;
+  attempts: number;
+}
+
+const columns = `id, org_id, process_instance_id, element_id, kind, name, correlation_key, variables, due_at,
+                 retries, attempts`;
+
+const toEvent = (row: OutboxRow): OutboxEvent => ({
+  id: row.id,
+  orgId: row.org_id,
+  processInstanceId: row.process_instance_id,
+  elementId: row.element_id,
+  kind: row.kind,
+  name: row.name,
+  correlationKey: row.correlation_key,
+  variables: row.variables,
+  dueAt: row.due_at,
+  retries: row.retries,
+  attempts: row.attempts,
+});
+
+/** Locks up to `limit` due events with attempts left, oldest first, skipping rows others hold. */
+export async function claimDueOutboxEvents(db: Queryable, now: Date, limit: number): Promise<OutboxEvent[]> {
+  const { rows } = await db.query<OutboxRow>({
+    name: 'workflow.outbox.claim_due',
+    text: `SELECT ${columns} FROM event_outbox
+           WHERE due_at <= $1 AND retries > 0
+           ORDER BY due_at, created_at
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED`,
+    values: [now, limit],
+  });
+  return rows.map(toEvent);
+}
+
+/**
+ * Locks the given events (the thrower's own, right after its commit) unless another executor holds
+ * them or they are gone; a row whose delivery failed waits for its backoff instead.
+ */
+export async function claimOutboxEvents(db: Queryable, ids: readonly string[]): Promise<OutboxEvent[]> {
+  const { rows } = await db.query<OutboxRow>({
+    name: 'workflow.outbox.claim_ids',
+    text: `SELECT ${columns} FROM event_outbox
+           WHERE id = ANY($1::uuid[]) AND attempts = 0 AND retries > 0
+           ORDER BY created_at, id
+           FOR UPDATE SKIP LOCKED`,
+    values: [ids],
+  });
+  return rows.map(toEvent);
+}
+
+/** Deletes a delivered event, in its delivery's transaction. */
+export async function deleteOutboxEvent(db: Queryable, id: string): Promise<void> {
+  await db.query({
+    name: 'workflow.outbox.delete',
+    text: 'DELETE FROM event_outbox WHERE id = $1',
+    values: [id],
+  });
+}
+
+/** Backoff of a failed delivery: `min(max, base × 2^(attempts so far))`. */
+export interface OutboxBackoff {
+  baseMs: number;
+  maxMs: number;
+}
+
+/** One second, doubling, at most ten minutes. */
+export const defaultOutboxBackoff: OutboxBackoff = { baseMs: 1_000, maxMs: 600_000 };
+
+/**
+ * Records a failed delivery: one retry fewer, `last_error`, and due again after the backoff,
+ * computed in SQL; with `keepOne` the count stops at 1. Returns the retries left.
+ */
+export async function recordOutboxFailure(
+  db: Queryable,
+  id: string,
+  message: string,
+  now: Date,
+  backoff: OutboxBackoff,
+  keepOne: boolean,
+): Promise<number> {
+  const { rows } = await db.query<{ retries: number }>({
+    name: 'workflow.outbox.fail',
+    text: failedAttemptSql('event_outbox', { baseMs: '$5', maxMs: '$6' }),
+    values: [id, message.slice(0, 4000), now, keepOne ? 1 : 0, backoff.baseMs, backoff.maxMs],
+  });
+  return rows[0]?.retries ?? 0;
+}

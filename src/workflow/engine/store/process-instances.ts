@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { InstanceState, InstanceStatus, Variables } from '../runtime/index.js';
-import { taskHeld } from './external-tasks.js';
+import { taskHeld, type TaskLock } from './external-tasks.js';
 import type { IncidentRecord } from './incidents.js';
 import { addKeyCounters, countersOf } from './process-keys.js';
 import { unnestParams, type StatementBuilder, type WriteStatement } from './write-statement.js';
@@ -421,4 +421,42 @@ export async function instanceDetail(
     [id],
   );
   return rows[0] ? { engineState: rows[0].engine_state, incidents: rows[0].incidents } : null;
+}
+
+/**
+ * A task's lock and its instance (engine state included) in one read, without locking: what a
+ * worker's completion needs before its engine call. The instance is null if it is gone.
+ */
+export async function readTaskLockWithInstance(
+  db: Pool | PoolClient,
+  taskId: string,
+): Promise<{ lock: TaskLock; instance: StoredInstance | null } | null> {
+  const { rows } = await db.query<StoredInstanceRow & TaskLockColumns>({
+    name: 'workflow.external-tasks.read-lock-and-instance',
+    text: `SELECT t.id AS task_id, t.process_instance_id AS task_instance_id, t.worker_id AS task_worker_id,
+                  t.lock_expires_at AS task_lock_expires_at, t.retries AS task_retries,
+                  ${storedInstanceColumns('i')}
+           FROM external_tasks t LEFT JOIN process_instances i ON i.id = t.process_instance_id
+           WHERE t.id = $1`,
+    values: [taskId],
+  });
+  const row = rows[0];
+  if (!row) return null;
+  const { task_id, task_instance_id, task_worker_id, task_lock_expires_at, task_retries, ...instance } = row;
+  const lock: TaskLock = {
+    id: task_id,
+    process_instance_id: task_instance_id,
+    worker_id: task_worker_id,
+    lock_expires_at: task_lock_expires_at,
+    retries: task_retries,
+  };
+  return { lock, instance: instance.id === null ? null : toStoredInstance(instance) };
+}
+
+interface TaskLockColumns {
+  task_id: string;
+  task_instance_id: string;
+  task_worker_id: string | null;
+  task_lock_expires_at: Date | null;
+  task_retries: number;
 }

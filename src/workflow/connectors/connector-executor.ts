@@ -11,7 +11,7 @@ import {
   deleteConnectorJob,
   recordConnectorFailure,
   type ConnectorJob,
-} from './connector-job-repository.js';
+} from '../engine/store/connector-jobs.js';
 import { httpConnectorElementName } from './http-connector-element.js';
 import { runHttpConnector, type HttpConnectorRunDeps } from './http-connector-run.js';
 

@@ -13,7 +13,7 @@ import {
   cancelTimerStarts,
   lockTimerStartsOfKey,
   replaceTimerStartsOfKey,
-} from '../timers/index.js';
+} from '../engine/store/timer-jobs.js';
 import { timerStartsOf, type TimerStart } from './timer-starts.js';
 
 /** Input of a deployment. */

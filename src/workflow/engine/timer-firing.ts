@@ -1,6 +1,5 @@
 import type { PoolClient } from '../../platform/database/pool.js';
 import { ServiceError } from '../../platform/http/service-error.js';
-import type { TimerJob } from '../timers/index.js';
 import {
   InstanceContentionError,
   type BatchItem,
@@ -10,7 +9,7 @@ import {
 } from './driver/instance-driver.js';
 import { findTimerStartTargets, type TimerStartTarget } from './store/process-definitions.js';
 import { readInstances, type StoredInstance } from './store/process-instances.js';
-import { deleteTimerJob } from './store/timer-jobs.js';
+import { deleteTimerJob, type TimerJob } from './store/timer-jobs.js';
 
 /** What a fired timer does to the engine, inside the timer claim's transaction. */
 export interface TimerFiring {

@@ -4,8 +4,6 @@
  * housekeeping. See docs/workflow/timers.md.
  */
 export * from './schedule.js';
-export * from './timer-job-repository.js';
-export * from './timer-start-repository.js';
 export * from './job-executor.js';
 export * from './timer-executor.js';
 export * from './timer-executor-sizing.js';

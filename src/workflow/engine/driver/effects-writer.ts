@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Effect, HistoryEntry, ScriptWait, Wait } from '../runtime/index.js';
 import { InvalidTimerError, parseTimerSchedule, type TimerSpec } from '../../timers/index.js';
-import { connectorJobInserts, connectorJobWaits, type ConnectorJob } from '../store/connector-jobs.js';
+import { connectorJobInserts, connectorJobWaits, type NewConnectorJob } from '../store/connector-jobs.js';
 import { outboxInserts, type ThrownEvent } from '../store/event-outbox.js';
 import {
   isSubscriptionWait,
@@ -65,7 +65,7 @@ export class EffectWrites {
     timer: [],
     script: [],
   };
-  private readonly connectorJobs: Tagged<ConnectorJob>[] = [];
+  private readonly connectorJobs: Tagged<NewConnectorJob>[] = [];
   private readonly externalTasks: Tagged<ExternalTaskWait>[] = [];
   private readonly userTasks: Tagged<UserTaskWait>[] = [];
   private readonly timers: Tagged<ArmedTimer>[] = [];

@@ -1,21 +1,22 @@
+import type { Queryable } from '../../../platform/database/queryable.js';
+import { failedAttemptSql } from '../../timers/failed-attempt-sql.js';
 import type { ScriptWait } from '../runtime/index.js';
 import type { ExtensionJobPolicy } from './extension-jobs.js';
 import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
 
 /*
- * `connector_jobs`, the engine's part: script waits still open when a call is written (pipelines
- * answer at once) are jobs the connector executor runs later. The executor's own statements are in
- * `connectors/connector-job-repository.ts`.
+ * `connector_jobs`: script waits still open when an engine call is written (pipelines answer at
+ * once) are jobs the connector executor claims, runs and retries later.
  */
 
 /** A connector job to write: its wait and the retry policy its extension element declares. */
-export interface ConnectorJob {
+export interface NewConnectorJob {
   wait: ScriptWait;
   policy: ExtensionJobPolicy;
 }
 
 /** The engine's insert of the connector jobs its calls opened, due at once. */
-export const connectorJobInserts: InsertRows<ConnectorJob> = {
+export const connectorJobInserts: InsertRows<NewConnectorJob> = {
   cte: 'new_connector_jobs',
   table: 'connector_jobs',
   columns: [
@@ -38,3 +39,88 @@ export const connectorJobWaits: WaitRows = {
   table: 'connector_jobs',
   waitColumn: 'wait_id',
 };
+
+/** One connector job: a row of `connector_jobs`, waiting on an engine wait. */
+export interface ConnectorJob {
+  id: string;
+  orgId: string;
+  processInstanceId: string;
+  waitId: string;
+  elementId: string;
+  connector: string;
+  dueAt: Date;
+  retries: number;
+  attempts: number;
+}
+
+interface ConnectorJobRow {
+  id: string;
+  org_id: string;
+  process_instance_id: string;
+  wait_id: string;
+  element_id: string;
+  connector: string;
+  due_at: Date;
+  retries: number;
+  attempts: number;
+}
+
+const toJob = (row: ConnectorJobRow): ConnectorJob => ({
+  id: row.id,
+  orgId: row.org_id,
+  processInstanceId: row.process_instance_id,
+  waitId: row.wait_id,
+  elementId: row.element_id,
+  connector: row.connector,
+  dueAt: row.due_at,
+  retries: row.retries,
+  attempts: row.attempts,
+});
+
+/** Locks up to `limit` due jobs with attempts left, earliest first, skipping rows others hold. */
+export async function claimDueConnectorJobs(
+  db: Queryable,
+  now: Date,
+  limit: number,
+): Promise<ConnectorJob[]> {
+  const { rows } = await db.query<ConnectorJobRow>({
+    name: 'workflow.connectors.claim',
+    text: `SELECT id, org_id, process_instance_id, wait_id, element_id, connector, due_at, retries, attempts
+           FROM connector_jobs
+           WHERE due_at <= $1 AND retries > 0
+           ORDER BY due_at
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED`,
+    values: [now, limit],
+  });
+  return rows.map(toJob);
+}
+
+/** Deletes a job that is done (the engine's write usually deleted it already with its wait). */
+export async function deleteConnectorJob(db: Queryable, id: string): Promise<void> {
+  await db.query({
+    name: 'workflow.connectors.delete',
+    text: `DELETE FROM connector_jobs WHERE id = $1`,
+    values: [id],
+  });
+}
+
+/**
+ * Records a failed attempt: one retry fewer and, while some are left, due again after the job's
+ * backoff, `min(max_backoff_ms, backoff_ms × 2^(attempts so far))`, computed here. With `keepOne`
+ * the count stops at 1. Returns the retries left.
+ */
+export async function recordConnectorFailure(
+  db: Queryable,
+  id: string,
+  message: string,
+  now: Date,
+  keepOne: boolean,
+): Promise<number> {
+  const { rows } = await db.query<{ retries: number }>({
+    name: 'workflow.connectors.fail',
+    text: failedAttemptSql('connector_jobs', { baseMs: 'backoff_ms', maxMs: 'max_backoff_ms' }),
+    values: [id, message.slice(0, 4000), now, keepOne ? 1 : 0],
+  });
+  return rows[0]?.retries ?? 0;
+}

@@ -1,4 +1,4 @@
-import type { Pool } from '../../../platform/database/pool.js';
+import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { HistoryEntry } from '../runtime/index.js';
 import { effectColumns, itemColumn, type InsertRows } from './set-wise-write.js';
 
@@ -41,4 +41,19 @@ export async function instanceHistory(pool: Pool, id: string): Promise<HistoryRe
     [id],
   );
   return rows.map((row) => ({ ...row, id: Number(row.id), at: row.at.toISOString() }));
+}
+
+/** Deletes up to `limit` history rows of the instances `ids` (housekeeping); returns how many. */
+export async function deleteHistoryOf(
+  db: Pool | PoolClient,
+  ids: readonly string[],
+  limit: number,
+): Promise<number> {
+  const outcome = await db.query({
+    name: 'workflow.housekeeping.delete-history',
+    text: `DELETE FROM process_history WHERE id IN (
+                     SELECT id FROM process_history WHERE process_instance_id = ANY($1::uuid[]) LIMIT $2)`,
+    values: [ids, limit],
+  });
+  return outcome.rowCount ?? 0;
 }

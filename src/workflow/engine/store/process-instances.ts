@@ -460,3 +460,23 @@ interface TaskLockColumns {
   task_lock_expires_at: Date | null;
   task_retries: number;
 }
+
+/**
+ * A page of instances that ended before `endedBefore`, in order of their end (and id), after the
+ * cursor `after` (the last of the previous page): what history housekeeping purges.
+ */
+export async function findEndedInstances(
+  db: Pool,
+  page: { endedBefore: Date; after: { endedAt: Date; id: string } | null; limit: number },
+): Promise<{ id: string; ended_at: Date }[]> {
+  const { rows } = await db.query<{ id: string; ended_at: Date }>({
+    name: 'workflow.housekeeping.ended-instances',
+    text: `SELECT id, ended_at FROM process_instances
+               WHERE ended_at IS NOT NULL AND ended_at < $1
+                 AND ($2::timestamptz IS NULL OR (ended_at, id) > ($2, $3::uuid))
+               ORDER BY ended_at, id
+               LIMIT $4`,
+    values: [page.endedBefore, page.after?.endedAt ?? null, page.after?.id ?? null, page.limit],
+  });
+  return rows;
+}

@@ -97,17 +97,7 @@ export class EffectWrites {
           else if (effect.wait.kind === 'timer') newTimers.set(effect.wait.waitId, effect.wait);
           else if (effect.wait.kind === 'script') newJobs.set(effect.wait.waitId, effect.wait);
           else if (isSubscriptionWait(effect.wait)) newSubscriptions.set(effect.wait.waitId, effect.wait);
-          else if (effect.wait.kind === 'send') {
-            const { elementId, messageName, correlationKey, variables } = effect.wait;
-            thrown.push({
-              id: randomUUID(),
-              elementId,
-              kind: 'message',
-              messageName,
-              correlationKey,
-              variables,
-            });
-          }
+          else if (effect.wait.kind === 'send') thrown.push(thrownMessage(effect.wait));
           break;
         case 'waitClosed':
           if (effect.kind === 'message' || effect.kind === 'signal') {
@@ -134,18 +124,9 @@ export class EffectWrites {
         case 'history':
           this.history.push(tag(effect.entry));
           break;
-        case 'messageThrown': {
-          const { elementId, messageName, correlationKey, variables } = effect;
-          thrown.push({
-            id: randomUUID(),
-            elementId,
-            kind: 'message',
-            messageName,
-            correlationKey,
-            variables,
-          });
+        case 'messageThrown':
+          thrown.push(thrownMessage(effect));
           break;
-        }
         case 'signalThrown': {
           const { elementId, signalName, variables } = effect;
           thrown.push({ id: randomUUID(), elementId, kind: 'signal', signalName, variables });
@@ -212,6 +193,17 @@ export function addEffects(
   const written = writes.add(target, effects);
   writes.write(statement, guard === null ? null : () => guard);
   return written;
+}
+
+/** A message thrown by a throw event or sent by a send task, as an outbox row with a new id. */
+function thrownMessage(source: {
+  elementId: string;
+  messageName: string;
+  correlationKey: string | null;
+  variables: Record<string, unknown>;
+}): ThrownEvent {
+  const { elementId, messageName, correlationKey, variables } = source;
+  return { id: randomUUID(), elementId, kind: 'message', messageName, correlationKey, variables };
 }
 
 /** A timer wait as a row of `timer_jobs`: its schedule as text and its first due time. */

@@ -1,6 +1,6 @@
 /*
- * Rows of engine effects tagged with the instance they belong to, and their columns as the array
- * parameters of an `unnest(...)` (see unnestParams), so one CTE writes the rows of many instances.
+ * Rows of engine effects tagged with the instance they belong to, so one CTE of a set-wise write
+ * (set-wise-write.ts) writes the rows of many instances and keeps each to its instance's guard.
  */
 
 /** The instance whose effects are written. */

@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
 import { isGoneOrConflict } from '../engine/driver/driver-errors.js';
-import { isEnded, readInstance } from '../engine/driver/instance-repository.js';
+import { isEnded, readInstance } from '../engine/store/process-instances.js';
 import type { EngineEvent } from '../engine/runtime/index.js';
 import { JobExecutor, type RunResult } from '../../platform/jobs/job-executor.js';
 import {
@@ -11,7 +11,7 @@ import {
   deleteConnectorJob,
   recordConnectorFailure,
   type ConnectorJob,
-} from './connector-job-repository.js';
+} from '../engine/store/connector-jobs.js';
 import { httpConnectorElementName } from './http-connector-element.js';
 import { runHttpConnector, type HttpConnectorRunDeps } from './http-connector-run.js';
 

@@ -4,14 +4,16 @@ import { requireOrgRole } from '../identity/auth/authorization.js';
 import type { Identity } from '../identity/auth/identity.js';
 import { compileBpmn, bpmnContentHash, type ExtensionSpec } from '../engine/model/index.js';
 import { WorkflowErrors } from '../errors.js';
-import * as definitions from './definition-repository.js';
+import * as definitions from '../engine/store/process-definitions.js';
+import { processGroupInOrg } from '../engine/store/process-groups.js';
+import { lockProcessKey, setLastVersion } from '../engine/store/process-keys.js';
 import type { ModelCache } from './model-cache.js';
 import {
   armTimerStarts,
   cancelTimerStarts,
   lockTimerStartsOfKey,
   replaceTimerStartsOfKey,
-} from '../timers/timer-start-repository.js';
+} from '../engine/store/timer-jobs.js';
 import { timerStartsOf, type TimerStart } from './timer-starts.js';
 
 /** Input of a deployment. */
@@ -61,7 +63,7 @@ export class DeploymentService {
     }
     const contentHash = bpmnContentHash(input.xml);
     const result = await withTransaction(this.pool, async (client) => {
-      if (!(await definitions.processGroupInOrg(client, input.org_id, input.process_group_id))) {
+      if (!(await processGroupInOrg(client, input.org_id, input.process_group_id))) {
         throw WorkflowErrors.notFound('No such process group in this organisation');
       }
       const deployed: definitions.DefinitionRecord[] = [];
@@ -71,7 +73,7 @@ export class DeploymentService {
       for (const model of processes) {
         if (!input.draft)
           await lockTimerStartsOfKey(client, { orgId: input.org_id, processKey: model.processKey });
-        const key = await definitions.lockProcessKey(client, input.org_id, model.processKey);
+        const key = await lockProcessKey(client, input.org_id, model.processKey);
         if (!input.draft && key.latest?.contentHash === contentHash) {
           const existing = await definitions.findDefinition(client, key.latest.id);
           if (existing) {
@@ -80,6 +82,7 @@ export class DeploymentService {
             continue;
           }
         }
+        if (!input.draft) await setLastVersion(client, input.org_id, model.processKey, key.lastVersion + 1);
         const record = await definitions.insertDefinition(client, {
           orgId: input.org_id,
           processGroupId: input.process_group_id,

@@ -1,6 +1,6 @@
 import type { Pool } from '../../platform/database/pool.js';
 import type { ProcessModel } from '../engine/model/index.js';
-import { loadModel } from './definition-repository.js';
+import { loadModel } from '../engine/store/process-definitions.js';
 
 /**
  * Compiled models by definition id. A definition never changes once deployed, so entries never go

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { identityOf } from '../identity/auth/request-identity.js';
 import { authenticatedErrors, bearerSecurity, ErrorBody, Uuid } from '../common-schemas.js';
-import type { DefinitionRecord } from './definition-repository.js';
+import type { DefinitionRecord } from '../engine/store/process-definitions.js';
 import type { DeploymentService } from './deployment-service.js';
 
 const ProcessDefinition = Type.Object({

@@ -1,10 +1,11 @@
 import type { PoolClient } from '../../platform/database/pool.js';
 import { ServiceError } from '../../platform/http/service-error.js';
-import type { TimerJob } from '../timers/timer-job-repository.js';
 import { isGoneOrConflict } from './driver/driver-errors.js';
 import type { EventCondition } from './driver/driver-types.js';
 import type { BatchItem, InstanceDriver, StartItem } from './driver/instance-driver.js';
-import { readInstances, type StoredInstance } from './driver/instance-repository.js';
+import { findTimerStartTargets, type TimerStartTarget } from './store/process-definitions.js';
+import { readInstances, type StoredInstance } from './store/process-instances.js';
+import { deleteTimerJob, type TimerJob } from './store/timer-jobs.js';
 
 /** What a fired timer does to the engine, inside the timer claim's transaction. */
 export interface TimerFiring {
@@ -12,14 +13,6 @@ export interface TimerFiring {
   handle: (job: TimerJob, client: PoolClient) => Promise<void>;
   handleAll: (jobs: TimerJob[], client: PoolClient) => Promise<void>;
   onError: (job: TimerJob, error: unknown, client: PoolClient) => Promise<void>;
-}
-
-interface StartTarget {
-  id: string;
-  org_id: string;
-  process_key: string;
-  disabled: boolean;
-  draft: boolean;
 }
 
 /**
@@ -36,7 +29,7 @@ export function timerFiring(driver: InstanceDriver): TimerFiring {
   // The instances of a claimed batch, read in one query, by job (each claim makes new job objects,
   // so concurrent batches never see each other's, and nothing outlives its batch).
   const prefetched = new WeakMap<TimerJob, StoredInstance | null>();
-  const startTargets = new WeakMap<TimerJob, StartTarget>();
+  const startTargets = new WeakMap<TimerJob, TimerStartTarget>();
   const handle = async (job: TimerJob, client: PoolClient) => {
     if (job.processInstanceId === null) {
       await startFromTimer(driver, job, client);
@@ -66,7 +59,7 @@ export function timerFiring(driver: InstanceDriver): TimerFiring {
         job.processInstanceId === null && job.definitionId !== null ? [job.definitionId] : [],
       );
       if (definitionIds.length > 0) {
-        const byId = new Map((await readStartTargets(client, definitionIds)).map((d) => [d.id, d]));
+        const byId = new Map((await findTimerStartTargets(client, definitionIds)).map((d) => [d.id, d]));
         for (const job of jobs) {
           const target = job.definitionId === null ? undefined : byId.get(job.definitionId);
           if (job.processInstanceId === null && target) startTargets.set(job, target);
@@ -141,26 +134,12 @@ function readBefore(stored: StoredInstance | null | undefined): EventCondition |
   return { initial: stored, check: () => Promise.resolve(), sql: () => 'TRUE' };
 }
 
-/** The versions timer start events start, by id (those that exist). */
-async function readStartTargets(client: PoolClient, ids: string[]): Promise<StartTarget[]> {
-  const { rows } = await client.query<StartTarget>({
-    name: 'workflow.timers.start-targets',
-    text: 'SELECT id, org_id, process_key, disabled, draft FROM process_definitions WHERE id = ANY($1::uuid[])',
-    values: [ids],
-  });
-  return rows;
-}
-
 async function startFromTimer(driver: InstanceDriver, job: TimerJob, client: PoolClient): Promise<void> {
   if (job.definitionId === null) return;
-  const [definition] = await readStartTargets(client, [job.definitionId]);
+  const [definition] = await findTimerStartTargets(client, [job.definitionId]);
   if (definition === undefined || definition.disabled || definition.draft) {
     // Disabling deletes the row in its own transaction; this only closes a race with it.
-    await client.query({
-      name: 'workflow.timers.delete',
-      text: 'DELETE FROM timer_jobs WHERE id = $1',
-      values: [job.id],
-    });
+    await deleteTimerJob(client, job.id);
     return;
   }
   await driver.start(definition, { variables: {}, businessKey: null, startEventId: job.elementId }, client);

@@ -6,10 +6,11 @@ import type { EventCondition } from '../engine/driver/driver-types.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
 import type { Variables } from '../engine/runtime/index.js';
 import { WorkflowErrors } from '../errors.js';
-import { bufferMessage, claimBufferedMessage } from './buffered-messages.js';
+import { bufferMessage } from '../engine/store/buffered-messages.js';
+import { claimBufferedMessage } from './buffered-message-claim.js';
 import type { EventMetrics } from './event-metrics.js';
 import type { StartTriggers } from './start-triggers.js';
-import { findMessageSubscriptions, type Subscription } from './subscription-queries.js';
+import { findMessageSubscriptions, type Subscription } from '../engine/store/event-subscriptions.js';
 
 /** A message to correlate. */
 export interface Message {

@@ -4,7 +4,7 @@ import type { Variables } from '../engine/runtime/index.js';
 import type { EventMetrics } from './event-metrics.js';
 import { isGone } from './message-service.js';
 import type { StartTriggers } from './start-triggers.js';
-import { findSignalSubscriptions, type Subscription } from './subscription-queries.js';
+import { findSignalSubscriptions, type Subscription } from '../engine/store/event-subscriptions.js';
 
 /** A signal to broadcast. */
 export interface Signal {

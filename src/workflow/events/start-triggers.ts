@@ -4,8 +4,12 @@ import type { ModelCache } from '../deployments/model-cache.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
 import type { ProcessModel } from '../engine/model/index.js';
 import type { Variables } from '../engine/runtime/index.js';
-import { claimMessageStartKey, messageStartKeyActive, type MessageStartKey } from './message-start-keys.js';
-import { findStartableVersions, type StartableVersion } from './subscription-queries.js';
+import {
+  claimMessageStartKey,
+  messageStartKeyActive,
+  type MessageStartKey,
+} from '../engine/store/message-start-keys.js';
+import { findStartableVersions, type StartableVersion } from '../engine/store/process-definitions.js';
 
 /** Options of a start trigger. */
 export interface StartOptions {

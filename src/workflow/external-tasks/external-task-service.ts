@@ -5,7 +5,8 @@ import type { EngineMetrics } from '../engine/driver/engine-metrics.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
 import type { EngineEvent, Variables } from '../engine/runtime/index.js';
 import { WorkflowErrors } from '../errors.js';
-import * as tasks from './external-task-repository.js';
+import * as tasks from '../engine/store/external-tasks.js';
+import { readTaskLockWithInstance } from '../engine/store/process-instances.js';
 import type { TaskNotifier } from './task-notifier.js';
 import { isInScope, type TaskScope } from './task-scope.js';
 
@@ -192,7 +193,7 @@ export class ExternalTaskService {
       (await this.driver.applyToRecent({ instanceId: remembered, event, heldTask }))
     )
       return;
-    const read = await tasks.readTaskLockWithInstance(this.pool, taskId);
+    const read = await readTaskLockWithInstance(this.pool, taskId);
     let lock = read?.lock ?? null;
     const requireHolder = (now: Date) => {
       if (!lock) throw WorkflowErrors.notFound('No such external task');
@@ -211,9 +212,7 @@ export class ExternalTaskService {
         firstAttempt = false;
         requireHolder(now);
       },
-      sql: (param, now) =>
-        `EXISTS (SELECT 1 FROM external_tasks WHERE id = ${param(taskId)} AND worker_id = ${param(workerId)}
-                 AND lock_expires_at > ${param(now)})`,
+      sql: (param, now) => tasks.taskHeld(param(taskId), param(workerId), param(now)),
     });
   }
 

@@ -1,16 +1,10 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../../platform/clock.js';
 import type { Pool } from '../../platform/database/pool.js';
+import { countOpenInstances, type OpenInstanceCount } from '../engine/store/process-instances.js';
 
 /** How long one count of open instances serves scrapes before the next scrape counts again. */
 export const instanceGaugeMaxAgeMs = 15_000;
-
-interface OpenCount {
-  org_id: string;
-  process_key: string;
-  state: 'running' | 'incident';
-  count: string;
-}
 
 /**
  * `weft_process_instances_open{org_id, process_key, state}`: running and incident instances per org
@@ -27,22 +21,13 @@ export function registerInstanceGauges(
   maxAgeMs = instanceGaugeMaxAgeMs,
 ): void {
   let countedAt = Number.NEGATIVE_INFINITY;
-  let counting: Promise<OpenCount[] | undefined> | undefined;
-  let last: OpenCount[] = [];
-  const refresh = async (): Promise<OpenCount[]> => {
+  let counting: Promise<OpenInstanceCount[] | undefined> | undefined;
+  let last: OpenInstanceCount[] = [];
+  const refresh = async (): Promise<OpenInstanceCount[]> => {
     const now = clock.now().getTime();
     if (now - countedAt >= maxAgeMs) {
-      counting ??= pool
-        .query<OpenCount>({
-          name: 'workflow.metrics.open-instances',
-          text: `SELECT org_id::text AS org_id, process_key, state, count(*) AS count
-                   FROM process_instances WHERE state IN ('running', 'incident')
-                   GROUP BY org_id, process_key, state`,
-        })
-        .then(
-          (result) => result.rows,
-          () => undefined,
-        )
+      counting ??= countOpenInstances(pool)
+        .catch(() => undefined)
         .finally(() => (counting = undefined));
       const rows = await counting;
       if (rows) {

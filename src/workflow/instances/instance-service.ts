@@ -1,13 +1,24 @@
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import { requireOrgRole } from '../identity/auth/authorization.js';
 import type { Identity, OrgRole } from '../identity/auth/identity.js';
-import { findDefinition, findLatestEnabled } from '../deployments/definition-repository.js';
-import { findInstance, type InstanceRecord } from '../engine/driver/instance-repository.js';
+import {
+  findDefinition,
+  findLatestEnabled,
+  hasDeployedVersion,
+} from '../engine/store/process-definitions.js';
+import { openIncidentIds, type IncidentRecord } from '../engine/store/incidents.js';
+import { instanceHistory, type HistoryRecord } from '../engine/store/process-history.js';
+import {
+  findInstance,
+  instanceDetail,
+  listInstances,
+  type InstanceFilter,
+  type InstanceRecord,
+} from '../engine/store/process-instances.js';
 import { StaleDefinitionError } from '../engine/driver/driver-errors.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
 import type { Variables } from '../engine/runtime/index.js';
 import { WorkflowErrors } from '../errors.js';
-import * as queries from './instance-queries.js';
 import { LatestDefinitionCache } from './latest-definition-cache.js';
 
 const readers: OrgRole[] = ['Developer', 'Operator', 'Reader'];
@@ -27,7 +38,7 @@ export interface StartRequest {
 /** An instance with what an operator needs to see. */
 export type InstanceDetail = InstanceRecord & {
   active_element_ids: string[];
-  incidents: queries.IncidentRecord[];
+  incidents: IncidentRecord[];
 };
 
 /** Starting, listing, inspecting and steering process instances. */
@@ -76,16 +87,16 @@ export class InstanceService {
   /** A page of instances with the filter's total. */
   async list(
     identity: Identity,
-    filter: queries.InstanceFilter,
+    filter: InstanceFilter,
   ): Promise<{ items: InstanceRecord[]; total: number }> {
     requireOrgRole(identity, filter.orgId, readers);
-    return queries.listInstances(this.pool, filter);
+    return listInstances(this.pool, filter);
   }
 
   /** The instance with its variables, active elements and open incidents. */
   async get(identity: Identity, id: string): Promise<InstanceDetail> {
     const instance = await this.authorize(identity, id, readers);
-    const detail = await queries.instanceDetail(this.pool, id);
+    const detail = await instanceDetail(this.pool, id);
     if (!detail) throw WorkflowErrors.notFound('No such process instance');
     const active = Object.values(detail.engineState.tokens)
       .filter((token) => token.phase !== 'active')
@@ -94,23 +105,20 @@ export class InstanceService {
   }
 
   /** The ordered execution history. */
-  async history(identity: Identity, id: string): Promise<queries.HistoryRecord[]> {
+  async history(identity: Identity, id: string): Promise<HistoryRecord[]> {
     await this.authorize(identity, id, readers);
-    return queries.instanceHistory(this.pool, id);
+    return instanceHistory(this.pool, id);
   }
 
   /** Resumes every open incident of the instance (Operator): failed jobs get their retries back. */
   async retry(identity: Identity, id: string): Promise<InstanceRecord> {
     await this.authorize(identity, id, ['Operator']);
-    const { rows } = await this.pool.query<{ id: string }>(
-      'SELECT id FROM incidents WHERE process_instance_id = $1 AND resolved_at IS NULL ORDER BY created_at',
-      [id],
-    );
-    if (rows.length === 0) throw WorkflowErrors.conflict('The process instance has no open incident');
+    const incidents = await openIncidentIds(this.pool, id);
+    if (incidents.length === 0) throw WorkflowErrors.conflict('The process instance has no open incident');
     // Each incident is resumed by its own atomic engine call.
     let instance: InstanceRecord | undefined;
-    for (const incident of rows) {
-      instance = (await this.driver.apply(id, { type: 'retryIncident', incidentId: incident.id })).instance;
+    for (const incidentId of incidents) {
+      instance = (await this.driver.apply(id, { type: 'retryIncident', incidentId })).instance;
     }
     if (!instance) throw new Error('unreachable: at least one incident was retried');
     return instance;
@@ -157,11 +165,7 @@ export class InstanceService {
       this.latest.set(latest);
       return latest;
     }
-    const { rowCount } = await this.pool.query(
-      'SELECT 1 FROM process_definitions WHERE org_id = $1 AND process_key = $2 AND NOT draft',
-      [orgId, processKey],
-    );
-    throw rowCount
+    throw (await hasDeployedVersion(this.pool, orgId, processKey))
       ? WorkflowErrors.conflict(`Every version of ${processKey} is disabled`)
       : WorkflowErrors.notFound(`No deployed process with key ${processKey}`);
   }

@@ -1,4 +1,4 @@
-import type { DefinitionRecord } from '../deployments/definition-repository.js';
+import type { DefinitionRecord } from '../engine/store/process-definitions.js';
 
 /**
  * The latest enabled definition of each (org, process key) that started an instance here. An entry

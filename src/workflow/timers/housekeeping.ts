@@ -2,7 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
-import { deleteExpiredBufferedMessages } from '../events/buffered-messages.js';
+import { deleteExpiredBufferedMessages } from '../engine/store/buffered-messages.js';
+import { deleteHistoryOf } from '../engine/store/process-history.js';
+import { findEndedInstances } from '../engine/store/process-instances.js';
 import {
   inFencedTransaction,
   isLeaderLeaseLost,
@@ -77,28 +79,16 @@ export class Housekeeping {
     const result: HousekeepingResult = { instances: 0, historyRows: 0, batches: 0, expiredMessages: 0 };
     result.expiredMessages = await this.deleteExpiredMessages(batchSize, pauseMs, signal, fence);
     while (!signal?.aborted) {
-      const { rows } = await pool.query<{ id: string; ended_at: Date }>({
-        name: 'workflow.housekeeping.ended-instances',
-        text: `SELECT id, ended_at FROM process_instances
-               WHERE ended_at IS NOT NULL AND ended_at < $1
-                 AND ($2::timestamptz IS NULL OR (ended_at, id) > ($2, $3::uuid))
-               ORDER BY ended_at, id
-               LIMIT $4`,
-        values: [cutoff, this.cursor?.endedAt ?? null, this.cursor?.id ?? null, INSTANCES_PER_PAGE],
+      const rows = await findEndedInstances(pool, {
+        endedBefore: cutoff,
+        after: this.cursor ?? null,
+        limit: INSTANCES_PER_PAGE,
       });
       if (rows.length === 0) break;
       const ids = rows.map((row) => row.id);
       let deleted: number;
       do {
-        deleted = await this.write(fence, async (db) => {
-          const outcome = await db.query({
-            name: 'workflow.housekeeping.delete-history',
-            text: `DELETE FROM process_history WHERE id IN (
-                     SELECT id FROM process_history WHERE process_instance_id = ANY($1::uuid[]) LIMIT $2)`,
-            values: [ids, batchSize],
-          });
-          return outcome.rowCount ?? 0;
-        });
+        deleted = await this.write(fence, (db) => deleteHistoryOf(db, ids, batchSize));
         result.historyRows += deleted;
         if (deleted > 0) result.batches++;
         if (deleted === batchSize && pauseMs > 0)

@@ -12,7 +12,7 @@ import {
   recordTimerFailure,
   type TimerBackoff,
   type TimerJob,
-} from './timer-job-repository.js';
+} from '../engine/store/timer-jobs.js';
 
 /** What the service (and tests) give to fire timers. */
 export interface TimerExecutorOptions {

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { JobObserver } from '../../platform/jobs/job-executor.js';
-import type { TimerJob } from './timer-job-repository.js';
+import type { TimerJob } from '../engine/store/timer-jobs.js';
 
 /** Timer firings, their lateness, and whether this instance is the timer leader. */
 export class TimerMetrics implements JobObserver<TimerJob> {

@@ -7,7 +7,7 @@ import {
   insertTimerJob,
   setTimerJobRetries,
   type TimerJob,
-} from '../../../src/workflow/timers/timer-job-repository.js';
+} from '../../../src/workflow/engine/store/timer-jobs.js';
 import type { TimerSpec } from '../../../src/workflow/engine/schedule/schedule.js';
 import { createMigratedDatabase, type TestDatabase } from '../../helpers/database.js';
 import { ManualClock, seedDefinition } from './timer-fixture.js';

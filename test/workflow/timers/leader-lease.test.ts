@@ -15,7 +15,7 @@ import {
   type LeaseToken,
 } from '../../../src/platform/jobs/leader-lease-repository.js';
 import { createTimerExecutor } from '../../../src/workflow/timers/timer-executor.js';
-import { findTimerJob, insertTimerJob } from '../../../src/workflow/timers/timer-job-repository.js';
+import { findTimerJob, insertTimerJob } from '../../../src/workflow/engine/store/timer-jobs.js';
 import { createMigratedDatabase, type TestDatabase } from '../../helpers/database.js';
 import { seedDefinition } from './timer-fixture.js';
 

@@ -7,18 +7,14 @@ import {
   runGuardedUpdates,
   runNewInstances,
   type NewInstance,
-} from './batch-instance-writes.js';
+} from '../store/process-instances.js';
 import type { DrivenInstance } from './driver-types.js';
-import {
-  EffectWrites,
-  type EffectTarget,
-  type InstanceGuard,
-  type WrittenEffects,
-} from './effects-writer.js';
+import { EffectWrites, type InstanceGuard, type WrittenEffects } from './effects-writer.js';
+import type { EffectTarget } from '../store/tagged-rows.js';
 import type { GroupOutcome } from './group-commit.js';
-import type { InstanceRecord } from './instance-repository.js';
+import type { InstanceRecord } from '../store/process-instances.js';
 import type { PlannedCall, PlannedStart } from './planner.js';
-import { WriteStatement } from './write-statement.js';
+import { WriteStatement } from '../store/write-statement.js';
 
 /** One instance's planned write, as the batch writer sees it. */
 export interface PlannedWrite {

@@ -3,7 +3,12 @@ import type { CallActivityWait, Effect, EngineEvent, InstanceState, Variables } 
 import { findCalledDefinition } from './called-definition.js';
 import { EngineCallError, isGoneOrConflict } from './driver-errors.js';
 import type { DrivenInstance } from './driver-types.js';
-import { findInstance, type InstanceRecord } from './instance-repository.js';
+import {
+  findInstance,
+  findLiveChildren,
+  findParentWait,
+  type InstanceRecord,
+} from '../store/process-instances.js';
 
 /** Calls beyond this depth (a process that calls itself without end) fail the call activity. */
 export const MAX_CALL_DEPTH = 32;
@@ -135,13 +140,8 @@ export class CallActivities {
   }
 
   private async cancelChildren(waitIds: string[], db: Pool | PoolClient, depth: number): Promise<void> {
-    const { rows } = await db.query<{ id: string }>({
-      name: 'workflow.calls.live-children',
-      text: `SELECT id FROM process_instances WHERE parent_wait_id = ANY($1::uuid[]) AND ended_at IS NULL`,
-      values: [waitIds],
-    });
-    for (const child of rows) {
-      await this.ignoreGone(this.driver.apply(child.id, { type: 'cancel' }, undefined, db, depth + 1));
+    for (const child of await findLiveChildren(db, waitIds)) {
+      await this.ignoreGone(this.driver.apply(child, { type: 'cancel' }, undefined, db, depth + 1));
     }
   }
 
@@ -152,12 +152,7 @@ export class CallActivities {
     db: Pool | PoolClient,
     depth: number,
   ): Promise<void> {
-    const { rows } = await db.query<{ parent_wait_id: string | null }>({
-      name: 'workflow.calls.parent-wait',
-      text: 'SELECT parent_wait_id FROM process_instances WHERE id = $1',
-      values: [child.id],
-    });
-    const waitId = rows[0]?.parent_wait_id ?? null;
+    const waitId = await findParentWait(db, child.id);
     if (child.parent_instance_id === null || waitId === null) return;
     const propagated = effects.find((effect) => effect.type === 'errorPropagated');
     let event: EngineEvent;

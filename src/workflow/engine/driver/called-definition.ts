@@ -1,12 +1,9 @@
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { CallActivityModel } from '../model/index.js';
+import { findEnabledVersion, type StartableDefinition } from '../store/process-definitions.js';
 
 /** The version a call activity starts. */
-export interface CalledDefinition {
-  id: string;
-  org_id: string;
-  process_key: string;
-}
+export type CalledDefinition = StartableDefinition;
 
 /**
  * Finds the enabled version a call activity starts, in the caller's org: the latest enabled version
@@ -20,12 +17,10 @@ export async function findCalledDefinition(
   called: CallActivityModel['calledElement'],
 ): Promise<{ ok: true; definition: CalledDefinition } | { ok: false; message: string }> {
   const key = called.processKey;
-  let text: string;
-  let values: unknown[];
+  let which: Parameters<typeof findEnabledVersion>[3];
   switch (called.binding) {
     case 'latest':
-      text = `AND true ORDER BY version DESC LIMIT 1`;
-      values = [];
+      which = { latest: true };
       break;
     case 'version': {
       const version = Number(called.version?.trim());
@@ -34,25 +29,17 @@ export async function findCalledDefinition(
           ok: false,
           message: `the called version of '${key}' is not a version number: ${called.version}`,
         };
-      text = `AND version = $3`;
-      values = [version];
+      which = { version };
       break;
     }
     case 'deployment':
-      text = `AND content_hash = (SELECT content_hash FROM process_definitions WHERE id = $3)
-              ORDER BY version DESC LIMIT 1`;
-      values = [caller.definitionId];
+      which = { sameDocumentAs: caller.definitionId };
       break;
     default:
       return { ok: false, message: `the ${called.binding} binding of call activities is not supported` };
   }
-  const { rows } = await db.query<CalledDefinition>(
-    `SELECT id, org_id, process_key FROM process_definitions
-     WHERE org_id = $1 AND process_key = $2 AND NOT draft AND NOT disabled ${text}`,
-    [caller.orgId, key, ...values],
-  );
-  const definition = rows[0];
-  if (definition === undefined) {
+  const definition = await findEnabledVersion(db, caller.orgId, key, which);
+  if (definition === null) {
     const which = called.binding === 'version' ? `version ${called.version} of ` : '';
     return { ok: false, message: `no enabled ${which}process '${key}' to call` };
   }

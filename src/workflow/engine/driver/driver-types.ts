@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { WrittenEffects } from './effects-writer.js';
-import type { InstanceRecord, StoredInstance } from './instance-repository.js';
-import type { StatementBuilder } from './write-statement.js';
+import type { InstanceRecord, StoredInstance } from '../store/process-instances.js';
+import type { StatementBuilder } from '../store/write-statement.js';
 
 /** Outcome of a driven call: the instance as written. */
 export interface DrivenInstance {

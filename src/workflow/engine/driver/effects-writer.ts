@@ -1,25 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { Effect, HistoryEntry, Incident, Wait } from '../runtime/index.js';
-import {
-  addSubscriptionWrites,
-  isSubscriptionWait,
-  type SubscriptionWait,
-  type ThrownEvent,
-} from './subscription-writes.js';
-import { unnestParams, type StatementBuilder } from './write-statement.js';
-import { columnOf, instanceIds, nows, orgIds, type Tagged } from './tagged-rows.js';
+import type { Effect, HistoryEntry, ScriptWait, Wait } from '../runtime/index.js';
 import { InvalidTimerError, parseTimerSchedule, type TimerSpec } from '../schedule/schedule.js';
-import { extensionJobPolicy, type ExtensionJobPolicy } from './extension-jobs.js';
-import { addOutboxWrites } from './outbox-writes.js';
-
-/** The instance whose effects are written. */
-export interface EffectTarget {
-  instanceId: string;
-  orgId: string;
-  processKey: string;
-  /** The engine call's time (ISO), for rows the engine does not stamp itself. */
-  now: string;
-}
+import { connectorJobInserts, connectorJobWaits, type NewConnectorJob } from '../store/connector-jobs.js';
+import { outboxInserts, type ThrownEvent } from '../store/event-outbox.js';
+import {
+  isSubscriptionWait,
+  subscriptionInserts,
+  subscriptionWaits,
+  type SubscriptionWait,
+} from '../store/event-subscriptions.js';
+import { extensionJobPolicy } from '../store/extension-jobs.js';
+import { externalTaskInserts, externalTaskWaits, type ExternalTaskWait } from '../store/external-tasks.js';
+import { incidentInserts, resolveIncidents, type RaisedIncident } from '../store/incidents.js';
+import { historyInserts } from '../store/process-history.js';
+import { deleteWaitRows, insertRows, rowGuard, type WaitRows } from '../store/set-wise-write.js';
+import type { EffectTarget, Tagged } from '../store/tagged-rows.js';
+import { timerJobInserts, timerJobWaits, type ArmedTimer } from '../store/timer-jobs.js';
+import { userTaskInserts, userTaskWaits, type UserTaskWait } from '../store/user-tasks.js';
+import type { StatementBuilder } from '../store/write-statement.js';
 
 /**
  * The SQL condition every write of an instance must meet (its row's guarded update succeeded), given
@@ -42,20 +40,16 @@ export interface WrittenEffects {
   thrown: ThrownEvent[];
 }
 
-type ExternalTaskWait = Extract<Wait, { kind: 'externalTask' }>;
 type TimerWait = Extract<Wait, { kind: 'timer' }>;
-type UserTaskWait = Extract<Wait, { kind: 'userTask' }>;
-type ScriptWait = Extract<Wait, { kind: 'script' }>;
-type ArmedTimer = { waitId: string; elementId: string; schedule: TimerSpec; dueAt: Date };
 
 // Closed waits by the table that holds their rows; other kinds (decisions, call activities, send
 // tasks) have none.
 const closedTables = {
-  externalTask: { cte: 'closed_external', table: 'external_tasks', column: 'id' },
-  userTask: { cte: 'closed_user', table: 'user_tasks', column: 'id' },
-  timer: { cte: 'closed_timers', table: 'timer_jobs', column: 'wait_id' },
-  script: { cte: 'closed_connector_jobs', table: 'connector_jobs', column: 'wait_id' },
-} as const;
+  externalTask: externalTaskWaits,
+  userTask: userTaskWaits,
+  timer: timerJobWaits,
+  script: connectorJobWaits,
+} as const satisfies Record<string, WaitRows>;
 type ClosedKind = keyof typeof closedTables;
 
 /**
@@ -71,11 +65,11 @@ export class EffectWrites {
     timer: [],
     script: [],
   };
-  private readonly connectorJobs: Tagged<{ wait: ScriptWait; policy: ExtensionJobPolicy }>[] = [];
+  private readonly connectorJobs: Tagged<NewConnectorJob>[] = [];
   private readonly externalTasks: Tagged<ExternalTaskWait>[] = [];
   private readonly userTasks: Tagged<UserTaskWait>[] = [];
   private readonly timers: Tagged<ArmedTimer>[] = [];
-  private readonly incidents: Tagged<Incident & { resolvedAt: string | null }>[] = [];
+  private readonly incidents: Tagged<RaisedIncident>[] = [];
   private readonly resolvedIncidents: Tagged<string>[] = [];
   private readonly history: Tagged<HistoryEntry>[] = [];
   private readonly openedSubscriptions: Tagged<SubscriptionWait>[] = [];
@@ -90,7 +84,7 @@ export class EffectWrites {
     // Script waits still open when the call is written were not answered at once (pipelines are):
     // they are connector jobs, run later by the connector executor.
     const newJobs = new Map<string, ScriptWait>();
-    const newIncidents = new Map<string, Incident & { resolvedAt: string | null }>();
+    const newIncidents = new Map<string, RaisedIncident>();
     const newSubscriptions = new Map<string, SubscriptionWait>();
     const thrown: ThrownEvent[] = [];
     const tag = <T>(item: T): Tagged<T> => ({ ...target, item });
@@ -103,17 +97,7 @@ export class EffectWrites {
           else if (effect.wait.kind === 'timer') newTimers.set(effect.wait.waitId, effect.wait);
           else if (effect.wait.kind === 'script') newJobs.set(effect.wait.waitId, effect.wait);
           else if (isSubscriptionWait(effect.wait)) newSubscriptions.set(effect.wait.waitId, effect.wait);
-          else if (effect.wait.kind === 'send') {
-            const { elementId, messageName, correlationKey, variables } = effect.wait;
-            thrown.push({
-              id: randomUUID(),
-              elementId,
-              kind: 'message',
-              messageName,
-              correlationKey,
-              variables,
-            });
-          }
+          else if (effect.wait.kind === 'send') thrown.push(thrownMessage(effect.wait));
           break;
         case 'waitClosed':
           if (effect.kind === 'message' || effect.kind === 'signal') {
@@ -140,18 +124,9 @@ export class EffectWrites {
         case 'history':
           this.history.push(tag(effect.entry));
           break;
-        case 'messageThrown': {
-          const { elementId, messageName, correlationKey, variables } = effect;
-          thrown.push({
-            id: randomUUID(),
-            elementId,
-            kind: 'message',
-            messageName,
-            correlationKey,
-            variables,
-          });
+        case 'messageThrown':
+          thrown.push(thrownMessage(effect));
           break;
-        }
         case 'signalThrown': {
           const { elementId, signalName, variables } = effect;
           thrown.push({ id: randomUUID(), elementId, kind: 'signal', signalName, variables });
@@ -181,155 +156,25 @@ export class EffectWrites {
     };
   }
 
-  /** Adds the gathered writes to `statement`, each kept to instances that pass `guard` (null: all). */
+  /**
+   * Adds the gathered writes to `statement`, each kept to instances that pass `guard` (null: all):
+   * each table's store file declares its rows, this hands them over, one CTE per table and kind.
+   */
   write(statement: StatementBuilder, guard: InstanceGuard | null): void {
-    const and = (column: string) => (guard ? ` AND ${guard(column)}` : '');
-    const where = (column: string) => (guard ? ` WHERE ${guard(column)}` : '');
-    const rowsOf = unnestParams.bind(null, statement);
-
-    for (const kind of Object.keys(closedTables) as ClosedKind[]) {
-      const rows = this.closed[kind];
-      if (rows.length === 0) continue;
-      const { cte, table, column } = closedTables[kind];
-      statement.with(
-        cte,
-        `DELETE FROM ${table} t
-         USING ${rowsOf([instanceIds(rows), columnOf(rows, (id) => id, 'uuid')])} AS c(instance_id, wait_id)
-         WHERE t.${column} = c.wait_id AND t.process_instance_id = c.instance_id${and('c.instance_id')}`,
-      );
-    }
-    const jobs = this.connectorJobs;
-    if (jobs.length > 0) {
-      const rows = rowsOf([
-        orgIds(jobs),
-        instanceIds(jobs),
-        nows(jobs),
-        columnOf(jobs, (j) => j.wait.waitId, 'uuid'),
-        columnOf(jobs, (j) => j.wait.elementId, 'text'),
-        columnOf(jobs, (j) => j.wait.extension.name, 'text'),
-        columnOf(jobs, (j) => j.policy.retries, 'int'),
-        columnOf(jobs, (j) => j.policy.backoffMs, 'int'),
-        columnOf(jobs, (j) => j.policy.maxBackoffMs, 'int'),
-      ]);
-      statement.with(
-        'new_connector_jobs',
-        `INSERT INTO connector_jobs (org_id, process_instance_id, wait_id, element_id, connector, due_at, retries,
-                                     backoff_ms, max_backoff_ms, created_at)
-         SELECT j.org_id, j.instance_id, j.wait_id, j.element_id, j.connector, j.now, j.retries, j.backoff_ms,
-                j.max_backoff_ms, j.now
-         FROM ${rows} AS j(org_id, instance_id, now, wait_id, element_id, connector, retries, backoff_ms,
-                           max_backoff_ms)${where('j.instance_id')}`,
-      );
-    }
-    const external = this.externalTasks;
-    if (external.length > 0) {
-      const rows = rowsOf([
-        orgIds(external),
-        instanceIds(external),
-        columnOf(external, (w) => w.waitId, 'uuid'),
-        columnOf(external, (w) => w.elementId, 'text'),
-        columnOf(external, (w) => w.topic, 'text'),
-        columnOf(external, (w) => JSON.stringify(w.variables), 'jsonb'),
-        columnOf(external, (w) => w.retries, 'int'),
-      ]);
-      statement.with(
-        'new_external',
-        `INSERT INTO external_tasks (id, org_id, process_instance_id, activity_id, topic, variables, retries)
-         SELECT w.id, w.org_id, w.instance_id, w.activity_id, w.topic, w.variables, w.retries
-         FROM ${rows} AS w(org_id, instance_id, id, activity_id, topic, variables, retries)${where('w.instance_id')}`,
-      );
-    }
-    const user = this.userTasks;
-    if (user.length > 0) {
-      const rows = rowsOf([
-        orgIds(user),
-        instanceIds(user),
-        columnOf(user, (w) => w.waitId, 'uuid'),
-        columnOf(user, (w) => w.elementId, 'text'),
-        columnOf(user, (w) => w.name, 'text'),
-        columnOf(user, (w) => w.assignee, 'text'),
-        columnOf(user, (w) => JSON.stringify(w.candidateGroups), 'jsonb'),
-        columnOf(user, (w) => JSON.stringify(w.variables), 'jsonb'),
-      ]);
-      statement.with(
-        'new_user',
-        `INSERT INTO user_tasks (id, org_id, process_instance_id, activity_id, name, assignee, candidate_groups, variables)
-         SELECT w.id, w.org_id, w.instance_id, w.activity_id, w.name, w.assignee,
-                ARRAY(SELECT jsonb_array_elements_text(w.groups)), w.variables
-         FROM ${rows} AS w(org_id, instance_id, id, activity_id, name, assignee, groups, variables)${where('w.instance_id')}`,
-      );
-    }
-    addSubscriptionWrites(statement, this.openedSubscriptions, this.closedSubscriptions, { and, where });
+    const rows = rowGuard(guard);
+    for (const kind of Object.keys(closedTables) as ClosedKind[])
+      deleteWaitRows(statement, rows, closedTables[kind], this.closed[kind]);
+    insertRows(statement, rows, connectorJobInserts, this.connectorJobs);
+    insertRows(statement, rows, externalTaskInserts, this.externalTasks);
+    insertRows(statement, rows, userTaskInserts, this.userTasks);
+    deleteWaitRows(statement, rows, subscriptionWaits, this.closedSubscriptions);
+    insertRows(statement, rows, subscriptionInserts, this.openedSubscriptions);
     // Thrown events become outbox rows of this same statement: they exist exactly if the write commits.
-    addOutboxWrites(statement, this.thrown, where);
-    const timers = this.timers;
-    if (timers.length > 0) {
-      const rows = rowsOf([
-        orgIds(timers),
-        instanceIds(timers),
-        nows(timers),
-        columnOf(timers, (t) => t.waitId, 'uuid'),
-        columnOf(timers, (t) => t.elementId, 'text'),
-        columnOf(timers, (t) => JSON.stringify(t.schedule), 'jsonb'),
-        columnOf(timers, (t) => t.dueAt, 'timestamptz'),
-      ]);
-      statement.with(
-        'new_timers',
-        `INSERT INTO timer_jobs (org_id, process_instance_id, wait_id, element_id, schedule, due_at, created_at)
-         SELECT t.org_id, t.instance_id, t.wait_id, t.element_id, t.schedule, t.due_at, t.now
-         FROM ${rows} AS t(org_id, instance_id, now, wait_id, element_id, schedule, due_at)${where('t.instance_id')}`,
-      );
-    }
-    const incidents = this.incidents;
-    if (incidents.length > 0) {
-      const rows = rowsOf([
-        orgIds(incidents),
-        instanceIds(incidents),
-        columnOf(incidents, (i) => i.incidentId, 'uuid'),
-        columnOf(incidents, (i) => i.elementId, 'text'),
-        columnOf(incidents, (i) => i.kind, 'text'),
-        columnOf(incidents, (i) => i.waitId, 'uuid'),
-        columnOf(incidents, (i) => i.message, 'text'),
-        columnOf(incidents, (i) => i.createdAt, 'timestamptz'),
-        columnOf(incidents, (i) => i.resolvedAt, 'timestamptz'),
-      ]);
-      statement.with(
-        'new_incidents',
-        `INSERT INTO incidents (id, org_id, process_instance_id, activity_id, kind, wait_id, message, created_at, resolved_at)
-         SELECT i.id, i.org_id, i.instance_id, i.activity_id, i.kind, i.wait_id, i.message, i.created_at, i.resolved_at
-         FROM ${rows} AS i(org_id, instance_id, id, activity_id, kind, wait_id, message, created_at,
-                           resolved_at)${where('i.instance_id')}`,
-      );
-    }
-    const resolved = this.resolvedIncidents;
-    if (resolved.length > 0) {
-      const rows = rowsOf([instanceIds(resolved), nows(resolved), columnOf(resolved, (id) => id, 'uuid')]);
-      statement.with(
-        'resolved_incidents',
-        `UPDATE incidents SET resolved_at = r.now
-         FROM ${rows} AS r(instance_id, now, id)
-         WHERE incidents.id = r.id AND incidents.resolved_at IS NULL${and('r.instance_id')}`,
-      );
-    }
-    const history = this.history;
-    if (history.length > 0) {
-      const rows = rowsOf([
-        instanceIds(history),
-        columnOf(history, (h) => h.kind, 'text'),
-        columnOf(history, (h) => h.elementId, 'text'),
-        columnOf(history, (h) => h.elementType, 'text'),
-        columnOf(history, (h) => h.tokenId, 'text'),
-        columnOf(history, (h) => h.at, 'timestamptz'),
-        columnOf(history, (h) => JSON.stringify(h.data), 'jsonb'),
-      ]);
-      statement.with(
-        'new_history',
-        `INSERT INTO process_history (process_instance_id, kind, element_id, element_type, token_id, at, data)
-         SELECT h.instance_id, h.kind, h.element_id, h.element_type, h.token_id, h.at, h.data
-         FROM ${rows} WITH ORDINALITY AS h(instance_id, kind, element_id, element_type, token_id, at, data, n)${where('h.instance_id')}
-         ORDER BY h.n`,
-      );
-    }
+    insertRows(statement, rows, outboxInserts, this.thrown);
+    insertRows(statement, rows, timerJobInserts, this.timers);
+    insertRows(statement, rows, incidentInserts, this.incidents);
+    resolveIncidents(statement, rows, this.resolvedIncidents);
+    insertRows(statement, rows, historyInserts, this.history);
   }
 }
 
@@ -348,6 +193,17 @@ export function addEffects(
   const written = writes.add(target, effects);
   writes.write(statement, guard === null ? null : () => guard);
   return written;
+}
+
+/** A message thrown by a throw event or sent by a send task, as an outbox row with a new id. */
+function thrownMessage(source: {
+  elementId: string;
+  messageName: string;
+  correlationKey: string | null;
+  variables: Record<string, unknown>;
+}): ThrownEvent {
+  const { elementId, messageName, correlationKey, variables } = source;
+  return { id: randomUUID(), elementId, kind: 'message', messageName, correlationKey, variables };
 }
 
 /** A timer wait as a row of `timer_jobs`: its schedule as text and its first due time. */

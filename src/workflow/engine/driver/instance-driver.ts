@@ -4,7 +4,7 @@ import { withTransaction, type Pool, type PoolClient } from '../../../platform/d
 import type { TaskAnnouncer } from '../../external-tasks/task-notifier.js';
 import type { ModelCache } from '../../deployments/model-cache.js';
 import type { Effect, EngineEvent, InstanceState, Variables } from '../runtime/index.js';
-import { lockInstanceCounters } from './batch-instance-writes.js';
+import { addInstanceCounter, lockInstanceCounters } from '../store/process-keys.js';
 import { guardedUpdateRows, newInstanceRows, writeBatch, type PlannedUpdate } from './batch-writer.js';
 import { CallActivities } from './call-activities.js';
 import { InstanceContentionError, StaleDefinitionError } from './driver-errors.js';
@@ -15,16 +15,15 @@ import { GroupCommit, type GroupOutcome } from './group-commit.js';
 import type { ImmediateWork } from './immediate-work.js';
 import {
   addGuardedUpdate,
-  addInstanceCounter,
   insertInstance,
   readInstance,
   runGuardedUpdate,
   type InstanceRecord,
   type StoredInstance,
-} from './instance-repository.js';
+} from '../store/process-instances.js';
 import { Planner, type PlannedCall, type PlannedStart, type StartDefinition } from './planner.js';
 import { RecentInstances } from './recent-instances.js';
-import { WriteStatement } from './write-statement.js';
+import { WriteStatement } from '../store/write-statement.js';
 
 /** What the driver needs. */
 export interface InstanceDriverOptions {

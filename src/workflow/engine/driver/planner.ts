@@ -12,14 +12,14 @@ import {
   type InstanceState,
   type Variables,
 } from '../runtime/index.js';
-import type { NewInstance } from './batch-instance-writes.js';
+import type { NewInstance } from '../store/process-instances.js';
 import { needsCallActivityWork } from './call-activities.js';
 import { EngineCallError, refusalError } from './driver-errors.js';
 import type { EventCondition } from './driver-types.js';
-import type { EffectTarget } from './effects-writer.js';
+import type { EffectTarget } from '../store/tagged-rows.js';
 import type { ImmediateWork } from './immediate-work.js';
-import { isEnded, type StoredInstance } from './instance-repository.js';
-import { yieldToEventLoop } from './yield-to-event-loop.js';
+import { isEnded, type StoredInstance } from '../store/process-instances.js';
+import { yieldToEventLoop } from '../../../platform/yield-to-event-loop.js';
 
 /** Effects of an engine call above which the planner pauses before the write is built. */
 const LARGE_CALL_EFFECTS = 1000;

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { isEnded, type StoredInstance } from './instance-repository.js';
+import { isEnded, type StoredInstance } from '../store/process-instances.js';
 
 /** How many instances {@link RecentInstances} keeps by default. */
 export const DEFAULT_RECENT_INSTANCES = 5_000;

@@ -10,7 +10,7 @@ import {
   recordOutboxFailure,
   type OutboxBackoff,
   type OutboxEvent,
-} from './outbox-repository.js';
+} from '../../engine/store/event-outbox.js';
 
 /** What the outbox delivery needs. */
 export interface OutboxDeliveryOptions {

@@ -1,7 +1,7 @@
 import type { PoolClient } from '../../../platform/database/pool.js';
 import type { MessageService } from '../message-service.js';
 import type { SignalService } from '../signal-service.js';
-import type { OutboxEvent } from './outbox-repository.js';
+import type { OutboxEvent } from '../../engine/store/event-outbox.js';
 
 /**
  * Delivers a thrown event like the API would, inside the outbox claim's transaction: a message to

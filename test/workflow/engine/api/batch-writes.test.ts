@@ -8,7 +8,7 @@ import { InstanceContentionError } from '../../../../src/workflow/engine/driver/
 import { InstanceDriver } from '../../../../src/workflow/engine/driver/instance-driver.js';
 import { isNothingLeftToDo } from '../../../../src/workflow/engine/timer-firing.js';
 import { WorkflowErrors } from '../../../../src/workflow/errors.js';
-import { readInstance, readInstances } from '../../../../src/workflow/engine/driver/instance-repository.js';
+import { readInstance, readInstances } from '../../../../src/workflow/engine/store/process-instances.js';
 import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
 
 // The timer executor fires a batch's instance timers with one set-wise write and its timer starts

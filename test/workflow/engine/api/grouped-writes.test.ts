@@ -7,7 +7,7 @@ import { EngineMetrics } from '../../../../src/workflow/engine/driver/engine-met
 import { combineImmediateWork } from '../../../../src/workflow/engine/driver/immediate-work.js';
 import { StaleDefinitionError } from '../../../../src/workflow/engine/driver/driver-errors.js';
 import { InstanceDriver } from '../../../../src/workflow/engine/driver/instance-driver.js';
-import { readInstance } from '../../../../src/workflow/engine/driver/instance-repository.js';
+import { readInstance } from '../../../../src/workflow/engine/store/process-instances.js';
 import type { Variables } from '../../../../src/workflow/engine/runtime/index.js';
 import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
 

@@ -1,5 +1,44 @@
-import { failedAttemptSql } from '../../platform/jobs/failed-attempt-sql.js';
-import type { Queryable } from '../../platform/database/queryable.js';
+import type { Queryable } from '../../../platform/database/queryable.js';
+import { failedAttemptSql } from '../../../platform/jobs/failed-attempt-sql.js';
+import type { ScriptWait } from '../runtime/index.js';
+import type { ExtensionJobPolicy } from './extension-jobs.js';
+import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
+
+/*
+ * `connector_jobs`: script waits still open when an engine call is written (pipelines answer at
+ * once) are jobs the connector executor claims, runs and retries later.
+ */
+
+/** A connector job to write: its wait and the retry policy its extension element declares. */
+export interface NewConnectorJob {
+  wait: ScriptWait;
+  policy: ExtensionJobPolicy;
+}
+
+/** The engine's insert of the connector jobs its calls opened, due at once. */
+export const connectorJobInserts: InsertRows<NewConnectorJob> = {
+  cte: 'new_connector_jobs',
+  table: 'connector_jobs',
+  columns: [
+    effectColumns.orgId,
+    effectColumns.instanceId,
+    effectColumns.now,
+    itemColumn('wait_id', 'uuid', (job) => job.wait.waitId),
+    itemColumn('element_id', 'text', (job) => job.wait.elementId),
+    itemColumn('connector', 'text', (job) => job.wait.extension.name),
+    itemColumn('retries', 'int', (job) => job.policy.retries),
+    itemColumn('backoff_ms', 'int', (job) => job.policy.backoffMs),
+    itemColumn('max_backoff_ms', 'int', (job) => job.policy.maxBackoffMs),
+  ],
+  computed: { due_at: 'r.now', created_at: 'r.now' },
+};
+
+/** The engine's delete of the connector jobs of the waits its calls closed. */
+export const connectorJobWaits: WaitRows = {
+  cte: 'closed_connector_jobs',
+  table: 'connector_jobs',
+  waitColumn: 'wait_id',
+};
 
 /** One connector job: a row of `connector_jobs`, waiting on an engine wait. */
 export interface ConnectorJob {

@@ -1,7 +1,11 @@
-import type { Pool, PoolClient } from '../../platform/database/pool.js';
-import type { EventCondition } from '../engine/driver/driver-types.js';
-import type { Variables } from '../engine/runtime/index.js';
-import { WorkflowErrors } from '../errors.js';
+import type { Pool, PoolClient } from '../../../platform/database/pool.js';
+import type { Variables } from '../runtime/index.js';
+import type { StatementBuilder } from './write-statement.js';
+
+/*
+ * `buffered_messages`: messages nothing waited for, kept (with a time to live) for the first
+ * subscription that opens; delivering one claims and deletes it in the engine's write.
+ */
 
 type Db = Pool | PoolClient;
 
@@ -80,32 +84,35 @@ export async function findBufferedMessages(
   return rows.map((row) => ({ id: row.id, variables: row.variables, expiresAt: row.expires_at }));
 }
 
+/** True while the buffered message is there and unexpired at `now`. */
+export async function bufferedMessageExists(db: Db, messageId: string, now: Date): Promise<boolean> {
+  const { rowCount } = await db.query({
+    name: 'workflow.events.buffered_exists',
+    text: 'SELECT 1 FROM buffered_messages WHERE id = $1 AND expires_at > $2',
+    values: [messageId, now],
+  });
+  return Boolean(rowCount);
+}
+
 /**
- * The condition of delivering a buffered message: the engine's write locks the message row, goes
- * ahead only while it is there and unexpired, and deletes it in the same statement. Two instances
- * racing for one message: the loser's write finds the row gone, and its retry is refused with 409.
+ * Adds the CTE `claimed_message` to an engine write: the message row, locked, while it is there
+ * and unexpired. (See messageClaimed.)
  */
-export function claimBufferedMessage(db: Db, messageId: string): EventCondition {
-  return {
-    check: async (_stored, now) => {
-      const { rowCount } = await db.query({
-        name: 'workflow.events.buffered_exists',
-        text: 'SELECT 1 FROM buffered_messages WHERE id = $1 AND expires_at > $2',
-        values: [messageId, now],
-      });
-      if (!rowCount) throw WorkflowErrors.conflict('The buffered message was taken or has expired');
-    },
-    before: (statement, now) =>
-      statement.with(
-        'claimed_message',
-        `SELECT id FROM buffered_messages
+export function addMessageClaim(statement: StatementBuilder, messageId: string, now: Date): void {
+  statement.with(
+    'claimed_message',
+    `SELECT id FROM buffered_messages
          WHERE id = ${statement.param(messageId)} AND expires_at > ${statement.param(now)} FOR UPDATE`,
-      ),
-    sql: () => 'EXISTS (SELECT 1 FROM claimed_message)',
-    after: (statement, guard) =>
-      statement.with(
-        'taken_message',
-        `DELETE FROM buffered_messages WHERE id IN (SELECT id FROM claimed_message) AND ${guard}`,
-      ),
-  };
+  );
+}
+
+/** SQL that holds when the write's `claimed_message` CTE claimed the message. */
+export const messageClaimed = 'EXISTS (SELECT 1 FROM claimed_message)';
+
+/** Adds the delete of the claimed message, if the write's `guard` held, to an engine write. */
+export function addClaimedMessageDelete(statement: StatementBuilder, guard: string): void {
+  statement.with(
+    'taken_message',
+    `DELETE FROM buffered_messages WHERE id IN (SELECT id FROM claimed_message) AND ${guard}`,
+  );
 }

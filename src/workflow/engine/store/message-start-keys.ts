@@ -1,4 +1,9 @@
-import type { Pool, PoolClient } from '../../platform/database/pool.js';
+import type { Pool, PoolClient } from '../../../platform/database/pool.js';
+
+/*
+ * `message_start_keys`: the correlation key of each instance a keyed message started, so at most
+ * one instance per process key and correlation key is active.
+ */
 
 type Db = Pool | PoolClient;
 

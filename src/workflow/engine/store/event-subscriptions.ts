@@ -1,4 +1,44 @@
-import type { Pool, PoolClient } from '../../platform/database/pool.js';
+import type { Pool, PoolClient } from '../../../platform/database/pool.js';
+import type { Wait } from '../runtime/index.js';
+import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
+
+/*
+ * `event_subscriptions`: the open message and signal waits, found by name (and correlation key)
+ * when a message or signal arrives. A subscription exists exactly while its wait is open.
+ */
+
+/** A message or signal wait: what becomes a row of `event_subscriptions`. */
+export type SubscriptionWait = Extract<Wait, { kind: 'message' | 'signal' }>;
+
+/** True for the waits that are subscriptions. */
+export function isSubscriptionWait(wait: Wait): wait is SubscriptionWait {
+  return wait.kind === 'message' || wait.kind === 'signal';
+}
+
+/** The engine's insert of the subscriptions its calls opened. */
+export const subscriptionInserts: InsertRows<SubscriptionWait> = {
+  cte: 'new_subscriptions',
+  table: 'event_subscriptions',
+  columns: [
+    effectColumns.orgId,
+    effectColumns.instanceId,
+    { name: 'process_key', type: 'text', value: (row) => row.processKey },
+    effectColumns.now,
+    itemColumn('wait_id', 'uuid', (wait) => wait.waitId),
+    itemColumn('element_id', 'text', (wait) => wait.elementId),
+    itemColumn('kind', 'text', (wait) => wait.kind),
+    itemColumn('name', 'text', (wait) => (wait.kind === 'message' ? wait.messageName : wait.signalName)),
+    itemColumn('correlation_key', 'text', (wait) => (wait.kind === 'message' ? wait.correlationKey : null)),
+  ],
+  computed: { created_at: 'r.now' },
+};
+
+/** The engine's delete of the subscriptions its calls closed. */
+export const subscriptionWaits: WaitRows = {
+  cte: 'closed_subscriptions',
+  table: 'event_subscriptions',
+  waitColumn: 'wait_id',
+};
 
 type Db = Pool | PoolClient;
 
@@ -72,41 +112,4 @@ export async function findSignalSubscriptions(
     values: [orgId, signalName],
   });
   return rows.map(toSubscription);
-}
-
-/** A version a message or signal starts: the latest enabled version of its key. */
-export interface StartableVersion {
-  id: string;
-  org_id: string;
-  process_key: string;
-  version: number;
-}
-
-/**
- * The versions a message or signal of this name starts: for each process key that has a start event
- * for it, the latest enabled version, if that version still has one. Drafts and disabled versions
- * never start (spec).
- */
-export async function findStartableVersions(
-  db: Db,
-  orgId: string,
-  kind: 'message' | 'signal',
-  name: string,
-): Promise<StartableVersion[]> {
-  const { rows } = await db.query<StartableVersion & { starts: boolean }>({
-    name: `workflow.events.startable_${kind}`,
-    text: `SELECT * FROM (
-             SELECT DISTINCT ON (process_key) id, org_id, process_key, version,
-                    weft_start_event_names(model, '${kind}') @> ARRAY[$2::text] AS starts
-             FROM process_definitions
-             WHERE org_id = $1 AND NOT draft AND NOT disabled
-               AND process_key IN (SELECT process_key FROM process_definitions
-                                   WHERE weft_start_event_names(model, '${kind}') @> ARRAY[$2::text] AND org_id = $1)
-             ORDER BY process_key, version DESC
-           ) AS latest
-           WHERE starts
-           ORDER BY process_key`,
-    values: [orgId, name],
-  });
-  return rows.map(({ starts: _starts, ...version }) => version);
 }

@@ -1,11 +1,44 @@
-import type { Pool, PoolClient } from '../../platform/database/pool.js';
-import {
-  storedInstanceColumns,
-  toStoredInstance,
-  type StoredInstance,
-  type StoredInstanceRow,
-} from '../engine/driver/instance-repository.js';
-import type { Variables } from '../engine/runtime/index.js';
+import type { Pool, PoolClient } from '../../../platform/database/pool.js';
+import type { Variables, Wait } from '../runtime/index.js';
+import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
+
+/*
+ * `external_tasks`: the open waits of service tasks that external workers fetch, lock and complete.
+ */
+
+/** An external task wait: what becomes a row of `external_tasks`. */
+export type ExternalTaskWait = Extract<Wait, { kind: 'externalTask' }>;
+
+/** The engine's insert of the external tasks its calls opened. */
+export const externalTaskInserts: InsertRows<ExternalTaskWait> = {
+  cte: 'new_external',
+  table: 'external_tasks',
+  columns: [
+    effectColumns.orgId,
+    effectColumns.instanceId,
+    itemColumn('id', 'uuid', (wait) => wait.waitId),
+    itemColumn('activity_id', 'text', (wait) => wait.elementId),
+    itemColumn('topic', 'text', (wait) => wait.topic),
+    itemColumn('variables', 'jsonb', (wait) => JSON.stringify(wait.variables)),
+    itemColumn('retries', 'int', (wait) => wait.retries),
+  ],
+};
+
+/** The engine's delete of the external tasks its calls closed. */
+export const externalTaskWaits: WaitRows = {
+  cte: 'closed_external',
+  table: 'external_tasks',
+  waitColumn: 'id',
+};
+
+/**
+ * SQL that holds while the worker `workerIdSql` holds a live lock at `nowSql` on the task `taskIdSql`:
+ * the condition of an instance's write that completes (or fails) the task, checked in its statement.
+ */
+export function taskHeld(taskIdSql: string, workerIdSql: string, nowSql: string): string {
+  return `EXISTS (SELECT 1 FROM external_tasks t
+                                        WHERE t.id = ${taskIdSql} AND t.worker_id = ${workerIdSql} AND t.lock_expires_at > ${nowSql})`;
+}
 
 /** A locked task as a worker receives it. */
 export interface LockedTask {
@@ -106,44 +139,6 @@ export async function readTaskLock(db: Pool | PoolClient, taskId: string): Promi
     values: [taskId],
   });
   return rows[0] ?? null;
-}
-
-/**
- * A task's lock and its instance (engine state included) in one read, without locking: what a
- * worker's completion needs before its engine call. The instance is null if it is gone.
- */
-export async function readTaskLockWithInstance(
-  db: Pool | PoolClient,
-  taskId: string,
-): Promise<{ lock: TaskLock; instance: StoredInstance | null } | null> {
-  const { rows } = await db.query<StoredInstanceRow & TaskLockColumns>({
-    name: 'workflow.external-tasks.read-lock-and-instance',
-    text: `SELECT t.id AS task_id, t.process_instance_id AS task_instance_id, t.worker_id AS task_worker_id,
-                  t.lock_expires_at AS task_lock_expires_at, t.retries AS task_retries,
-                  ${storedInstanceColumns('i')}
-           FROM external_tasks t LEFT JOIN process_instances i ON i.id = t.process_instance_id
-           WHERE t.id = $1`,
-    values: [taskId],
-  });
-  const row = rows[0];
-  if (!row) return null;
-  const { task_id, task_instance_id, task_worker_id, task_lock_expires_at, task_retries, ...instance } = row;
-  const lock: TaskLock = {
-    id: task_id,
-    process_instance_id: task_instance_id,
-    worker_id: task_worker_id,
-    lock_expires_at: task_lock_expires_at,
-    retries: task_retries,
-  };
-  return { lock, instance: instance.id === null ? null : toStoredInstance(instance) };
-}
-
-interface TaskLockColumns {
-  task_id: string;
-  task_instance_id: string;
-  task_worker_id: string | null;
-  task_lock_expires_at: Date | null;
-  task_retries: number;
 }
 
 /** Locks a task row for an update of the task alone (a failure with retries left). */

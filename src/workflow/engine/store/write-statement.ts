@@ -1,7 +1,7 @@
 import { prepareValue } from 'pg/lib/utils.js';
 import { namedStatement } from '../../../platform/database/named-statement.js';
 import type { Queryable } from '../../../platform/database/queryable.js';
-import { yieldToEventLoop } from './yield-to-event-loop.js';
+import { yieldToEventLoop } from '../../../platform/yield-to-event-loop.js';
 
 /** Elements of an array parameter turned into text between two pauses of the event loop. */
 const ELEMENTS_PER_SLICE = 1000;

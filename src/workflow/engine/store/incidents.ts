@@ -1,0 +1,67 @@
+import type { Pool } from '../../../platform/database/pool.js';
+import type { Incident } from '../runtime/index.js';
+import { effectColumns, itemColumn, type InsertRows, type RowGuard } from './set-wise-write.js';
+import type { Tagged } from './tagged-rows.js';
+import { unnestParams, type StatementBuilder } from './write-statement.js';
+
+/*
+ * `incidents`: what stopped a token (a failed job, a script error), open until resolved.
+ */
+
+/** An incident raised by an engine call, resolved already if the same call resolved it. */
+export type RaisedIncident = Incident & { resolvedAt: string | null };
+
+/** The engine's insert of the incidents its calls raised. */
+export const incidentInserts: InsertRows<RaisedIncident> = {
+  cte: 'new_incidents',
+  table: 'incidents',
+  columns: [
+    effectColumns.orgId,
+    effectColumns.instanceId,
+    itemColumn('id', 'uuid', (incident) => incident.incidentId),
+    itemColumn('activity_id', 'text', (incident) => incident.elementId),
+    itemColumn('kind', 'text', (incident) => incident.kind),
+    itemColumn('wait_id', 'uuid', (incident) => incident.waitId),
+    itemColumn('message', 'text', (incident) => incident.message),
+    itemColumn('created_at', 'timestamptz', (incident) => incident.createdAt),
+    itemColumn('resolved_at', 'timestamptz', (incident) => incident.resolvedAt),
+  ],
+};
+
+/** Adds the engine's resolution of open incidents (`ids`, tagged by instance) at each call's time. */
+export function resolveIncidents(
+  statement: StatementBuilder,
+  guard: RowGuard,
+  ids: readonly Tagged<string>[],
+): void {
+  if (ids.length === 0) return;
+  const rows = unnestParams(statement, [
+    [ids.map((row) => row.instanceId), 'uuid'],
+    [ids.map((row) => row.now), 'timestamptz'],
+    [ids.map((row) => row.item), 'uuid'],
+  ]);
+  statement.with(
+    'resolved_incidents',
+    `UPDATE incidents SET resolved_at = r.now
+     FROM ${rows} AS r(instance_id, now, id)
+     WHERE incidents.id = r.id AND incidents.resolved_at IS NULL${guard.and('r.instance_id')}`,
+  );
+}
+
+/** The open incidents of an instance, oldest first. */
+export async function openIncidentIds(db: Pool, instanceId: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM incidents WHERE process_instance_id = $1 AND resolved_at IS NULL ORDER BY created_at',
+    [instanceId],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** An open incident as the instance detail shows it. */
+export interface IncidentRecord {
+  id: string;
+  activity_id: string;
+  kind: string;
+  message: string;
+  created_at: string;
+}

@@ -1,0 +1,482 @@
+import type { Pool, PoolClient } from '../../../platform/database/pool.js';
+import type { InstanceState, InstanceStatus, Variables } from '../runtime/index.js';
+import { taskHeld, type TaskLock } from './external-tasks.js';
+import type { IncidentRecord } from './incidents.js';
+import { addKeyCounters, countersOf } from './process-keys.js';
+import { unnestParams, type StatementBuilder, type WriteStatement } from './write-statement.js';
+
+/*
+ * `process_instances`: one row per instance, its engine state and a revision that guards every
+ * write (an engine call writes only if the instance is unchanged since it read it). Single and
+ * set-wise writes both return the written rows.
+ */
+
+/** A process instance as the API shows it. */
+export interface InstanceRecord {
+  id: string;
+  org_id: string;
+  counter: number;
+  process_key: string;
+  definition_id: string;
+  state: InstanceStatus;
+  business_key: string | null;
+  variables: Variables;
+  started_at: string;
+  ended_at: string | null;
+  /** The instance whose call activity started this one; null for a top-level instance. */
+  parent_instance_id: string | null;
+}
+
+/** A row of {@link instanceColumns}. */
+export interface InstanceRow extends Omit<InstanceRecord, 'counter' | 'started_at' | 'ended_at'> {
+  counter: string;
+  started_at: Date;
+  ended_at: Date | null;
+}
+
+/** The columns of an {@link InstanceRecord}. */
+export const instanceColumns =
+  'id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at, parent_instance_id';
+
+/** Converts a row (bigint counter as text, dates) to the API shape. */
+export function toInstanceRecord(row: InstanceRow): InstanceRecord {
+  return {
+    ...row,
+    counter: Number(row.counter),
+    started_at: row.started_at.toISOString(),
+    ended_at: row.ended_at?.toISOString() ?? null,
+  };
+}
+
+/** The root scope's variables of an engine state. */
+export function rootVariables(state: InstanceState): Variables {
+  return state.scopes[state.rootScopeId]?.variables ?? {};
+}
+
+/**
+ * Inserts a new instance as the final part of `statement`, whose first CTE is the counter (see
+ * {@link addInstanceCounter}). Null when the counter's guard failed and nothing was written.
+ */
+export async function insertInstance(
+  client: Pool | PoolClient,
+  statement: WriteStatement,
+  input: {
+    id: string;
+    orgId: string;
+    definitionId: string;
+    processKey: string;
+    businessKey: string | null;
+    state: InstanceState;
+    now: Date;
+    /** The call activity wait that starts this instance. */
+    parent?: { instanceId: string; waitId: string };
+  },
+): Promise<InstanceRecord | null> {
+  const ended = isEnded(input.state.status) ? input.now : null;
+  const rows = await statement.run<InstanceRow>(
+    client,
+    'insert_instance',
+    `INSERT INTO process_instances
+       (id, org_id, definition_id, process_key, counter, business_key, state, variables, engine_state, started_at, ended_at,
+        parent_instance_id, parent_wait_id)
+     SELECT ${statement.param(input.id)}, ${statement.param(input.orgId)}, ${statement.param(input.definitionId)},
+            ${statement.param(input.processKey)}, counter.last_counter,
+            ${statement.param(input.businessKey)}, ${statement.param(input.state.status)},
+            ${statement.param(JSON.stringify(rootVariables(input.state)))}, ${statement.param(JSON.stringify(input.state))},
+            ${statement.param(input.now)}, ${statement.param(ended)},
+            ${statement.param(input.parent?.instanceId ?? null)}, ${statement.param(input.parent?.waitId ?? null)}
+     FROM counter
+     RETURNING ${instanceColumns}`,
+  );
+  return rows[0] ? toInstanceRecord(rows[0]) : null;
+}
+
+/** An instance with its engine state, as read (without a lock) for an engine call. */
+export interface StoredInstance {
+  record: InstanceRecord;
+  engineState: InstanceState;
+  revision: number;
+}
+
+/** The columns a {@link StoredInstance} is made of, qualified by `alias` (for joins). */
+export function storedInstanceColumns(alias: string): string {
+  return [...instanceColumns.split(', '), 'engine_state', 'revision']
+    .map((column) => `${alias}.${column}`)
+    .join(', ');
+}
+
+/** The row of {@link storedInstanceColumns}. */
+export type StoredInstanceRow = InstanceRow & { engine_state: InstanceState; revision: number };
+
+/** Converts a row of {@link storedInstanceColumns}. */
+export function toStoredInstance(row: StoredInstanceRow): StoredInstance {
+  const { engine_state, revision, ...record } = row;
+  return { record: toInstanceRecord(record), engineState: engine_state, revision };
+}
+
+/** Reads an instance with its engine state and revision; null when absent. */
+export async function readInstance(db: Pool | PoolClient, id: string): Promise<StoredInstance | null> {
+  const { rows } = await db.query<StoredInstanceRow>({
+    name: 'workflow.instances.read',
+    text: `SELECT ${storedInstanceColumns('i')} FROM process_instances i WHERE i.id = $1`,
+    values: [id],
+  });
+  const row = rows[0];
+  return row ? toStoredInstance(row) : null;
+}
+
+/** Several instances by id, in one query (those that exist). */
+export async function readInstances(
+  db: Pool | PoolClient,
+  ids: readonly string[],
+): Promise<StoredInstance[]> {
+  const { rows } = await db.query<StoredInstanceRow>({
+    name: 'workflow.instances.read-many',
+    text: `SELECT ${storedInstanceColumns('i')} FROM process_instances i WHERE i.id = ANY($1::uuid[])`,
+    values: [ids],
+  });
+  return rows.map(toStoredInstance);
+}
+
+/**
+ * Adds the guarded update of an instance as the first CTE (`instance_update`) of `statement`: it
+ * changes the row only if its revision is still `expectedRevision` and `condition` (extra SQL,
+ * e.g. "the worker still holds the task") holds. Returns the guard the effects must check.
+ */
+export function addGuardedUpdate(
+  statement: StatementBuilder,
+  input: { id: string; state: InstanceState; now: Date; expectedRevision: number; condition: string | null },
+): string {
+  const status = statement.param(input.state.status);
+  statement.with(
+    'instance_update',
+    `UPDATE process_instances
+     SET state = ${status}, variables = ${statement.param(JSON.stringify(rootVariables(input.state)))},
+         engine_state = ${statement.param(JSON.stringify(input.state))}, revision = revision + 1,
+         ended_at = CASE WHEN ${status} IN ('completed', 'cancelled', 'terminated') THEN COALESCE(ended_at, ${statement.param(input.now)}) END
+     WHERE id = ${statement.param(input.id)} AND revision = ${statement.param(input.expectedRevision)}
+       ${input.condition ? `AND ${input.condition}` : ''}
+     RETURNING ${instanceColumns}`,
+  );
+  return 'EXISTS (SELECT 1 FROM instance_update)';
+}
+
+/** Runs a statement whose first CTE is the guarded update; null when the guard failed. */
+export async function runGuardedUpdate(
+  db: Pool | PoolClient,
+  statement: WriteStatement,
+): Promise<InstanceRecord | null> {
+  const rows = await statement.run<InstanceRow>(db, 'select_update', 'SELECT * FROM instance_update');
+  return rows[0] ? toInstanceRecord(rows[0]) : null;
+}
+
+/** One instance without its engine state. */
+export async function findInstance(db: Pool | PoolClient, id: string): Promise<InstanceRecord | null> {
+  const { rows } = await db.query<InstanceRow>(
+    `SELECT ${instanceColumns} FROM process_instances WHERE id = $1`,
+    [id],
+  );
+  return rows[0] ? toInstanceRecord(rows[0]) : null;
+}
+
+/** True for the states an instance never leaves. */
+export function isEnded(status: InstanceStatus): boolean {
+  return status === 'completed' || status === 'cancelled' || status === 'terminated';
+}
+
+/*
+ * The set-wise writes of a batch of engine calls (the timer executor's, grouped starts and
+ * completions): one UPDATE of every instance a batch fires, one INSERT of every instance it starts,
+ * each a CTE of one statement whose effects (EffectWrites) check the instance id of each row against it.
+ */
+
+/** A new top-level instance of {@link addNewInstances}. */
+export interface NewInstance {
+  id: string;
+  orgId: string;
+  definitionId: string;
+  processKey: string;
+  businessKey?: string | null;
+  state: InstanceState;
+  now: Date;
+}
+
+/**
+ * Adds the insert of several new top-level instances, with consecutive counters per key, as the
+ * first CTEs of `statement` (`counters`, then `new_instances`); an instance whose key has no counter
+ * row is left out. With `latestEnabled`, nothing is inserted unless that definition is still the
+ * latest enabled version of its key (every instance must be of it). Returns the guard of their
+ * effects, given the SQL of a row's instance id.
+ */
+export function addNewInstances(
+  statement: StatementBuilder,
+  instances: readonly NewInstance[],
+  options: { latestEnabled?: string } = {},
+): (instanceIdSql: string) => string {
+  const { counted, ranks } = countersOf(instances);
+  addKeyCounters(statement, counted, options.latestEnabled);
+  const rows = unnestParams(statement, [
+    [instances.map((i) => i.id), 'uuid'],
+    [instances.map((i) => i.orgId), 'uuid'],
+    [instances.map((i) => i.definitionId), 'uuid'],
+    [instances.map((i) => i.processKey), 'text'],
+    [instances.map((i) => i.businessKey ?? null), 'text'],
+    [ranks, 'bigint'],
+    [instances.map((i) => i.state.status), 'text'],
+    [instances.map((i) => JSON.stringify(rootVariables(i.state))), 'jsonb'],
+    [instances.map((i) => JSON.stringify(i.state)), 'jsonb'],
+    [instances.map((i) => i.now), 'timestamptz'],
+  ]);
+  statement.with(
+    'new_instances',
+    `INSERT INTO process_instances
+       (id, org_id, definition_id, process_key, business_key, counter, state, variables, engine_state, started_at,
+        ended_at)
+     SELECT s.id, s.org_id, s.definition_id, s.process_key, s.business_key, counters.base + s.rank, s.state,
+            s.variables, s.engine_state, s.now,
+            CASE WHEN s.state IN ('completed', 'cancelled', 'terminated') THEN s.now END
+     FROM ${rows} AS s(id, org_id, definition_id, process_key, business_key, rank, state, variables, engine_state, now)
+     JOIN counters ON counters.org_id = s.org_id AND counters.process_key = s.process_key
+     RETURNING ${instanceColumns}`,
+  );
+  return (instanceIdSql) => `${instanceIdSql} IN (SELECT id FROM new_instances)`;
+}
+
+/** Runs a statement of {@link addNewInstances}; the inserted instances by id. */
+export async function runNewInstances(
+  client: Pool | PoolClient,
+  statement: WriteStatement,
+): Promise<Map<string, InstanceRecord>> {
+  const rows = await statement.run<InstanceRow>(client, 'insert_instances', 'SELECT * FROM new_instances');
+  return new Map(rows.map((row) => [row.id, toInstanceRecord(row)]));
+}
+
+/** The new state of one instance of {@link addGuardedUpdates}. */
+export interface GuardedUpdate {
+  id: string;
+  state: InstanceState;
+  now: Date;
+  expectedRevision: number;
+  /** An external task the worker must still hold (a live lock at `now`) for the update to happen. */
+  heldTask?: { taskId: string; workerId: string };
+}
+
+/**
+ * Adds the guarded updates of several instances as one CTE (`instance_update`) of `statement`:
+ * each row changes only if its revision is still the expected one and the worker still holds its
+ * `heldTask`, if it names one. Returns the guard of the effects, given the SQL of a written row's
+ * instance id.
+ */
+export function addGuardedUpdates(
+  statement: StatementBuilder,
+  updates: readonly GuardedUpdate[],
+): (instanceIdSql: string) => string {
+  const rows = unnestParams(statement, [
+    [updates.map((u) => u.id), 'uuid'],
+    [updates.map((u) => u.expectedRevision), 'int'],
+    [updates.map((u) => u.state.status), 'text'],
+    [updates.map((u) => JSON.stringify(rootVariables(u.state))), 'jsonb'],
+    [updates.map((u) => JSON.stringify(u.state)), 'jsonb'],
+    [updates.map((u) => u.now), 'timestamptz'],
+    [updates.map((u) => u.heldTask?.taskId ?? null), 'uuid'],
+    [updates.map((u) => u.heldTask?.workerId ?? null), 'text'],
+  ]);
+  const returned = instanceColumns
+    .split(', ')
+    .map((column) => `i.${column}`)
+    .join(', ');
+  statement.with(
+    'instance_update',
+    `UPDATE process_instances i
+     SET state = u.state, variables = u.variables, engine_state = u.engine_state, revision = i.revision + 1,
+         ended_at = CASE WHEN u.state IN ('completed', 'cancelled', 'terminated') THEN COALESCE(i.ended_at, u.now) END
+     FROM ${rows} AS u(id, revision, state, variables, engine_state, now, task_id, worker_id)
+     WHERE i.id = u.id AND i.revision = u.revision
+       AND (u.task_id IS NULL OR ${taskHeld('u.task_id', 'u.worker_id', 'u.now')})
+     RETURNING ${returned}`,
+  );
+  return (instanceIdSql) => `${instanceIdSql} IN (SELECT id FROM instance_update)`;
+}
+
+/** Runs a statement whose first CTE is {@link addGuardedUpdates}'; the updated instances by id. */
+export async function runGuardedUpdates(
+  client: Pool | PoolClient,
+  statement: WriteStatement,
+): Promise<Map<string, InstanceRecord>> {
+  const rows = await statement.run<InstanceRow>(client, 'select_updates', 'SELECT * FROM instance_update');
+  return new Map(rows.map((row) => [row.id, toInstanceRecord(row)]));
+}
+
+/** The instances started by the call activity waits `waitIds` that have not ended. */
+export async function findLiveChildren(db: Pool | PoolClient, waitIds: string[]): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>({
+    name: 'workflow.calls.live-children',
+    text: `SELECT id FROM process_instances WHERE parent_wait_id = ANY($1::uuid[]) AND ended_at IS NULL`,
+    values: [waitIds],
+  });
+  return rows.map((row) => row.id);
+}
+
+/** The call activity wait that started an instance; null for a top-level (or absent) instance. */
+export async function findParentWait(db: Pool | PoolClient, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ parent_wait_id: string | null }>({
+    name: 'workflow.calls.parent-wait',
+    text: 'SELECT parent_wait_id FROM process_instances WHERE id = $1',
+    values: [id],
+  });
+  return rows[0]?.parent_wait_id ?? null;
+}
+
+/** Open (running or incident) instances per org, key and state. */
+export interface OpenInstanceCount {
+  org_id: string;
+  process_key: string;
+  state: 'running' | 'incident';
+  count: string;
+}
+
+/** Counts the open instances, grouped (on the partial index of open instances, migration 0018). */
+export async function countOpenInstances(db: Pool): Promise<OpenInstanceCount[]> {
+  const { rows } = await db.query<OpenInstanceCount>({
+    name: 'workflow.metrics.open-instances',
+    text: `SELECT org_id::text AS org_id, process_key, state, count(*) AS count
+             FROM process_instances WHERE state IN ('running', 'incident')
+             GROUP BY org_id, process_key, state`,
+  });
+  return rows;
+}
+
+/** Filters of the instance list (the spec's parameters plus state and business key). */
+export interface InstanceFilter {
+  orgId: string;
+  definitionId?: string | undefined;
+  processKey?: string | undefined;
+  state?: string | undefined;
+  businessKey?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** One page of instances, newest first, with the total count of the filter. */
+export async function listInstances(
+  pool: Pool,
+  filter: InstanceFilter,
+): Promise<{ items: InstanceRecord[]; total: number }> {
+  const { rows } = await pool.query<InstanceRow & { total: string }>({
+    name: 'workflow.instances.list',
+    text: `SELECT id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at,
+                  parent_instance_id, count(*) OVER () AS total
+           FROM process_instances
+           WHERE org_id = $1
+             AND ($2::uuid IS NULL OR definition_id = $2)
+             AND ($3::text IS NULL OR process_key = $3)
+             AND ($4::text IS NULL OR state = $4)
+             AND ($5::text IS NULL OR business_key = $5)
+           ORDER BY started_at DESC, id DESC
+           LIMIT $6 OFFSET $7`,
+    values: [
+      filter.orgId,
+      filter.definitionId ?? null,
+      filter.processKey ?? null,
+      filter.state ?? null,
+      filter.businessKey ?? null,
+      filter.limit,
+      filter.offset,
+    ],
+  });
+  if (rows.length === 0 && filter.offset > 0) {
+    // Past the end of the list the window function has no row to report the total on.
+    const { rows: counted } = await pool.query<{ total: string }>(
+      `SELECT count(*) AS total FROM process_instances
+       WHERE org_id = $1 AND ($2::uuid IS NULL OR definition_id = $2) AND ($3::text IS NULL OR process_key = $3)
+         AND ($4::text IS NULL OR state = $4) AND ($5::text IS NULL OR business_key = $5)`,
+      [
+        filter.orgId,
+        filter.definitionId ?? null,
+        filter.processKey ?? null,
+        filter.state ?? null,
+        filter.businessKey ?? null,
+      ],
+    );
+    return { items: [], total: Number(counted[0]?.total ?? 0) };
+  }
+  return {
+    items: rows.map(({ total: _total, ...row }) => toInstanceRecord(row)),
+    total: Number(rows[0]?.total ?? 0),
+  };
+}
+
+/** The engine state and open incidents of an instance. */
+export async function instanceDetail(
+  pool: Pool,
+  id: string,
+): Promise<{ engineState: InstanceState; incidents: IncidentRecord[] } | null> {
+  const { rows } = await pool.query<{ engine_state: InstanceState; incidents: IncidentRecord[] }>(
+    `SELECT engine_state,
+            COALESCE((SELECT json_agg(json_build_object('id', i.id, 'activity_id', i.activity_id, 'kind', i.kind,
+                                                         'message', i.message, 'created_at', i.created_at)
+                                      ORDER BY i.created_at)
+                      FROM incidents i WHERE i.process_instance_id = p.id AND i.resolved_at IS NULL), '[]') AS incidents
+     FROM process_instances p WHERE p.id = $1`,
+    [id],
+  );
+  return rows[0] ? { engineState: rows[0].engine_state, incidents: rows[0].incidents } : null;
+}
+
+/**
+ * A task's lock and its instance (engine state included) in one read, without locking: what a
+ * worker's completion needs before its engine call. The instance is null if it is gone.
+ */
+export async function readTaskLockWithInstance(
+  db: Pool | PoolClient,
+  taskId: string,
+): Promise<{ lock: TaskLock; instance: StoredInstance | null } | null> {
+  const { rows } = await db.query<StoredInstanceRow & TaskLockColumns>({
+    name: 'workflow.external-tasks.read-lock-and-instance',
+    text: `SELECT t.id AS task_id, t.process_instance_id AS task_instance_id, t.worker_id AS task_worker_id,
+                  t.lock_expires_at AS task_lock_expires_at, t.retries AS task_retries,
+                  ${storedInstanceColumns('i')}
+           FROM external_tasks t LEFT JOIN process_instances i ON i.id = t.process_instance_id
+           WHERE t.id = $1`,
+    values: [taskId],
+  });
+  const row = rows[0];
+  if (!row) return null;
+  const { task_id, task_instance_id, task_worker_id, task_lock_expires_at, task_retries, ...instance } = row;
+  const lock: TaskLock = {
+    id: task_id,
+    process_instance_id: task_instance_id,
+    worker_id: task_worker_id,
+    lock_expires_at: task_lock_expires_at,
+    retries: task_retries,
+  };
+  return { lock, instance: instance.id === null ? null : toStoredInstance(instance) };
+}
+
+interface TaskLockColumns {
+  task_id: string;
+  task_instance_id: string;
+  task_worker_id: string | null;
+  task_lock_expires_at: Date | null;
+  task_retries: number;
+}
+
+/**
+ * A page of instances that ended before `endedBefore`, in order of their end (and id), after the
+ * cursor `after` (the last of the previous page): what history housekeeping purges.
+ */
+export async function findEndedInstances(
+  db: Pool,
+  page: { endedBefore: Date; after: { endedAt: Date; id: string } | null; limit: number },
+): Promise<{ id: string; ended_at: Date }[]> {
+  const { rows } = await db.query<{ id: string; ended_at: Date }>({
+    name: 'workflow.housekeeping.ended-instances',
+    text: `SELECT id, ended_at FROM process_instances
+               WHERE ended_at IS NOT NULL AND ended_at < $1
+                 AND ($2::timestamptz IS NULL OR (ended_at, id) > ($2, $3::uuid))
+               ORDER BY ended_at, id
+               LIMIT $4`,
+    values: [page.endedBefore, page.after?.endedAt ?? null, page.after?.id ?? null, page.limit],
+  });
+  return rows;
+}

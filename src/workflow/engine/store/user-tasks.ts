@@ -1,0 +1,70 @@
+import type { Pool } from '../../../platform/database/pool.js';
+import type { Wait } from '../runtime/index.js';
+import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
+
+/*
+ * `user_tasks`: the open waits of user tasks, listed and completed by people.
+ */
+
+/** A user task wait: what becomes a row of `user_tasks`. */
+export type UserTaskWait = Extract<Wait, { kind: 'userTask' }>;
+
+/** The engine's insert of the user tasks its calls opened. */
+export const userTaskInserts: InsertRows<UserTaskWait> = {
+  cte: 'new_user',
+  table: 'user_tasks',
+  columns: [
+    effectColumns.orgId,
+    effectColumns.instanceId,
+    itemColumn('id', 'uuid', (wait) => wait.waitId),
+    itemColumn('activity_id', 'text', (wait) => wait.elementId),
+    itemColumn('name', 'text', (wait) => wait.name),
+    itemColumn('assignee', 'text', (wait) => wait.assignee),
+    { ...itemColumn('groups', 'jsonb', (wait) => JSON.stringify(wait.candidateGroups)), stored: false },
+    itemColumn('variables', 'jsonb', (wait) => JSON.stringify(wait.variables)),
+  ],
+  computed: { candidate_groups: 'ARRAY(SELECT jsonb_array_elements_text(r.groups))' },
+};
+
+/** The engine's delete of the user tasks its calls closed. */
+export const userTaskWaits: WaitRows = { cte: 'closed_user', table: 'user_tasks', waitColumn: 'id' };
+
+/** An open user task. */
+export interface UserTaskRecord {
+  id: string;
+  org_id: string;
+  process_instance_id: string;
+  activity_id: string;
+  name: string | null;
+  assignee: string | null;
+  candidate_groups: string[];
+  variables: Record<string, unknown>;
+  created_at: string;
+}
+
+/** Open tasks of an org, oldest first (at most 1,000), optionally by assignee or instance. */
+export async function listOpenUserTasks(
+  db: Pool,
+  filter: { orgId: string; assignee?: string | undefined; processInstanceId?: string | undefined },
+): Promise<UserTaskRecord[]> {
+  const { rows } = await db.query<Omit<UserTaskRecord, 'created_at'> & { created_at: Date }>(
+    `SELECT id, org_id, process_instance_id, activity_id, name, assignee, candidate_groups, variables, created_at
+       FROM user_tasks
+       WHERE org_id = $1 AND ($2::text IS NULL OR assignee = $2) AND ($3::uuid IS NULL OR process_instance_id = $3)
+       ORDER BY created_at, id LIMIT 1000`,
+    [filter.orgId, filter.assignee ?? null, filter.processInstanceId ?? null],
+  );
+  return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+}
+
+/** The org, instance and assignee of an open task; null when there is no such open task. */
+export async function findUserTask(
+  db: Pool,
+  taskId: string,
+): Promise<{ org_id: string; process_instance_id: string; assignee: string | null } | null> {
+  const { rows } = await db.query<{ org_id: string; process_instance_id: string; assignee: string | null }>(
+    'SELECT org_id, process_instance_id, assignee FROM user_tasks WHERE id = $1',
+    [taskId],
+  );
+  return rows[0] ?? null;
+}

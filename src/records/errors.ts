@@ -1,4 +1,4 @@
-import type { ErrorCatalogue } from '../platform/http/create-server.js';
+import type { ErrorCatalogue } from '../platform/http/error-catalogue.js';
 import { ServiceError } from '../platform/http/service-error.js';
 
 /** One field of a request that failed validation, and why. */

@@ -1,6 +1,70 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The boundaries between the layers (docs/architecture.md): what each part of `src` may not
+ * import. One entry per folder; a file gets the rules of every entry whose folder holds it, merged
+ * here because ESLint lets the last config that sets a rule replace its options.
+ */
+export const forbiddenImports = [
+  {
+    folder: 'src/platform',
+    patterns: ['**/workflow/**', '**/records/**', '**/worker/**'],
+    message: 'platform code serves both services and imports neither',
+  },
+  {
+    folder: 'src/records',
+    patterns: ['**/workflow/**'],
+    message: 'the records service never imports the workflow service',
+  },
+  {
+    folder: 'src/workflow',
+    patterns: ['**/records/**'],
+    message: 'the workflow service never imports the records service',
+  },
+  ...['model', 'runtime', 'schedule'].map((layer) => ({
+    folder: `src/workflow/engine/${layer}`,
+    patterns: ['pg', 'pg/**', '**/platform/database/**', '**/engine/store/**', '**/engine/driver/**'],
+    message: 'the engine model, runtime and schedule are pure: no database',
+  })),
+  {
+    folder: 'src/lib',
+    patterns: ['**/workflow/**', '**/records/**', '**/platform/**', '**/worker/**'],
+    message: 'a library in src/lib imports nothing of weft',
+  },
+  {
+    folder: 'src/worker',
+    patterns: ['**/workflow/**', '**/records/**', '**/platform/**'],
+    message: 'the published worker client imports nothing of the services',
+  },
+];
+
+/** The `no-restricted-imports` config of each folder, with the rules of the folders above it. */
+export const boundaryConfigs = forbiddenImports.map(({ folder }) => ({
+  files: [`${folder}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: forbiddenImports
+          .filter((outer) => folder === outer.folder || folder.startsWith(`${outer.folder}/`))
+          .map(({ patterns, message }) => ({ group: patterns, message })),
+      },
+    ],
+  },
+}));
+
+/** Barrels name what they export, so a reader (and the import graph) sees what a folder offers. */
+export const namedBarrels = {
+  files: ['src/**/*.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      { selector: 'ExportAllDeclaration', message: 'name the exports: no `export *` in barrels' },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.weft/', 'coverage/'] },
   js.configs.recommended,
@@ -26,6 +90,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  ...boundaryConfigs,
+  namedBarrels,
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {

@@ -1,8 +1,16 @@
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 
 /*
- * `process_groups`, as deployments read it (the groups themselves are managed with their org).
+ * `process_groups`: the groups an organisation files its process keys in (created and listed with
+ * the org, checked by deployments).
  */
+
+/** A process group of an organisation. */
+export interface ProcessGroupRecord {
+  id: string;
+  org_id: string;
+  name: string;
+}
 
 /** True when the process group belongs to the org. */
 export async function processGroupInOrg(
@@ -15,4 +23,28 @@ export async function processGroupInOrg(
     orgId,
   ]);
   return rowCount === 1;
+}
+
+/** Inserts a process group; a taken name surfaces as 23505, a missing org as 23503. */
+export async function insertProcessGroup(
+  pool: Pool,
+  orgId: string,
+  name: string,
+): Promise<ProcessGroupRecord> {
+  const { rows } = await pool.query<ProcessGroupRecord>(
+    'INSERT INTO process_groups (org_id, name) VALUES ($1, $2) RETURNING id, org_id, name',
+    [orgId, name],
+  );
+  const row = rows[0];
+  if (row === undefined) throw new Error('INSERT … RETURNING gave no row');
+  return row;
+}
+
+/** The process groups of an organisation, by name. */
+export async function listProcessGroups(pool: Pool, orgId: string): Promise<ProcessGroupRecord[]> {
+  const { rows } = await pool.query<ProcessGroupRecord>(
+    'SELECT id, org_id, name FROM process_groups WHERE org_id = $1 ORDER BY name, id',
+    [orgId],
+  );
+  return rows;
 }

@@ -16,13 +16,6 @@ export interface MembershipRecord {
   roles: OrgRole[];
 }
 
-/** A process group of an organisation. */
-export interface ProcessGroupRecord {
-  id: string;
-  org_id: string;
-  name: string;
-}
-
 /** Inserts an organisation; a taken slug surfaces as error 23505. */
 export async function insertOrg(pool: Pool, name: string, slug: string): Promise<OrgRecord> {
   const { rows } = await pool.query<OrgRecord>(
@@ -80,28 +73,6 @@ export async function listMembers(pool: Pool, orgId: string): Promise<Membership
     `SELECT m.org_id, m.user_id, u.email, m.roles
      FROM memberships m JOIN users u ON u.id = m.user_id
      WHERE m.org_id = $1 ORDER BY lower(u.email)`,
-    [orgId],
-  );
-  return rows;
-}
-
-/** Inserts a process group; a taken name surfaces as 23505, a missing org as 23503. */
-export async function insertProcessGroup(
-  pool: Pool,
-  orgId: string,
-  name: string,
-): Promise<ProcessGroupRecord> {
-  const { rows } = await pool.query<ProcessGroupRecord>(
-    'INSERT INTO process_groups (org_id, name) VALUES ($1, $2) RETURNING id, org_id, name',
-    [orgId, name],
-  );
-  return firstRow(rows);
-}
-
-/** The process groups of an organisation, by name. */
-export async function listProcessGroups(pool: Pool, orgId: string): Promise<ProcessGroupRecord[]> {
-  const { rows } = await pool.query<ProcessGroupRecord>(
-    'SELECT id, org_id, name FROM process_groups WHERE org_id = $1 ORDER BY name, id',
     [orgId],
   );
   return rows;

@@ -4,6 +4,11 @@ import { isPlatformAdmin, requireOrgRole, requirePlatformAdmin } from '../auth/a
 import type { Identity, OrgRole } from '../auth/identity.js';
 import { WorkflowErrors } from '../../errors.js';
 import * as orgs from './org-repository.js';
+import {
+  insertProcessGroup,
+  listProcessGroups,
+  type ProcessGroupRecord,
+} from '../../engine/store/process-groups.js';
 
 /** Organisations, their members and their process groups, with the role checks of the interface decisions. */
 export class OrgService {
@@ -57,14 +62,10 @@ export class OrgService {
   }
 
   /** Creates a process group (OrgAdmin or Developer). */
-  async createProcessGroup(
-    identity: Identity,
-    orgId: string,
-    name: string,
-  ): Promise<orgs.ProcessGroupRecord> {
+  async createProcessGroup(identity: Identity, orgId: string, name: string): Promise<ProcessGroupRecord> {
     requireOrgRole(identity, orgId, ['Developer']);
     try {
-      return await orgs.insertProcessGroup(this.pool, orgId, name);
+      return await insertProcessGroup(this.pool, orgId, name);
     } catch (error) {
       const code = pgErrorCode(error);
       if (code === PgErrorCode.uniqueViolation) {
@@ -76,10 +77,10 @@ export class OrgService {
   }
 
   /** The process groups of an organisation (any member). */
-  async processGroups(identity: Identity, orgId: string): Promise<orgs.ProcessGroupRecord[]> {
+  async processGroups(identity: Identity, orgId: string): Promise<ProcessGroupRecord[]> {
     requireOrgRole(identity, orgId, ['Developer', 'Operator', 'Reader', 'Worker']);
     await this.requireOrg(orgId);
-    return orgs.listProcessGroups(this.pool, orgId);
+    return listProcessGroups(this.pool, orgId);
   }
 
   private async requireOrg(orgId: string): Promise<void> {

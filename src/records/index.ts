@@ -44,7 +44,7 @@ import { PostgresSearch } from './search/postgres-search.js';
 import type { SearchBackend } from './search/search-backend.js';
 import { registerSearchRoutes } from './search/routes.js';
 import { SearchService } from './search/search-service.js';
-import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-store.js';
+import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-repository.js';
 import { CursorCodec } from './records/cursor.js';
 import { loadCursorKey } from './records/cursor-key.js';
 import { WritePipeline } from './records/write-pipeline.js';

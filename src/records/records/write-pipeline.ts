@@ -3,7 +3,7 @@ import {
   claimIdempotencyKey,
   storeIdempotentResponse,
   type StoredResponse,
-} from '../idempotency/idempotency-store.js';
+} from '../idempotency/idempotency-repository.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
 import type { Queryable } from '../../platform/database/queryable.js';

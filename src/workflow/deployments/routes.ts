@@ -1,35 +1,19 @@
 import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { identityOf } from '../identity/auth/request-identity.js';
-import { authenticatedErrors, bearerSecurity, ErrorBody, Uuid } from '../common-schemas.js';
+import { authenticatedErrors, bearerSecurity, ErrorBody } from '../common-schemas.js';
 import type { DefinitionRecord } from '../engine/store/process-definitions.js';
 import type { DeploymentService } from './deployment-service.js';
-
-const ProcessDefinition = Type.Object({
-  id: Uuid,
-  process_key: Type.String(),
-  version: Type.Union([Type.Integer(), Type.Null()], { description: 'null for a draft' }),
-  name: Type.String(),
-  disabled: Type.Boolean(),
-  draft: Type.Boolean(),
-  deployed_at: Type.String({ format: 'date-time' }),
-  process_group_id: Uuid,
-});
-const DeployResponse = Type.Object({
-  ...ProcessDefinition.properties,
-  definitions: Type.Array(ProcessDefinition, {
-    description: 'every process of the document, the first one above',
-  }),
-});
-const DeployBody = Type.Object(
-  {
-    org_id: Uuid,
-    process_group_id: Uuid,
-    xml: Type.String({ minLength: 1 }),
-    draft: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
+import {
+  DeployBody,
+  DeploymentIdParams,
+  DeployResponse,
+  ListDeploymentsQuery,
+  ProcessDefinition,
+  ProcessDefinitionWithXml,
+  RenameByKeyBody,
+  SetDisabledBody,
+} from './schemas.js';
 
 function present<T extends DefinitionRecord>(definition: T): Omit<T, 'org_id'> {
   const { org_id: _org, ...shown } = definition;
@@ -70,10 +54,7 @@ export function registerDeploymentRoutes(app: HttpServer, deployments: Deploymen
         tags,
         security,
         summary: 'Deployed versions and drafts of an organisation, newest first',
-        querystring: Type.Object({
-          org_id: Uuid,
-          process_key: Type.Optional(Type.String({ maxLength: 255 })),
-        }),
+        querystring: ListDeploymentsQuery,
         response: { 200: Type.Array(ProcessDefinition), ...authenticatedErrors },
       },
     },
@@ -90,9 +71,9 @@ export function registerDeploymentRoutes(app: HttpServer, deployments: Deploymen
         tags,
         security,
         summary: 'One version with its XML',
-        params: Type.Object({ id: Uuid }),
+        params: DeploymentIdParams,
         response: {
-          200: Type.Object({ ...ProcessDefinition.properties, xml: Type.String() }),
+          200: ProcessDefinitionWithXml,
           ...authenticatedErrors,
           404: ErrorBody,
         },
@@ -108,8 +89,8 @@ export function registerDeploymentRoutes(app: HttpServer, deployments: Deploymen
         tags,
         security,
         summary: 'Disable or enable a version (Developer); drafts cannot be disabled (409 U409)',
-        params: Type.Object({ id: Uuid }),
-        body: Type.Object({ disabled: Type.Boolean() }, { additionalProperties: false }),
+        params: DeploymentIdParams,
+        body: SetDisabledBody,
         response: { 200: ProcessDefinition, ...authenticatedErrors, 404: ErrorBody, 409: ErrorBody },
       },
     },
@@ -124,15 +105,7 @@ export function registerDeploymentRoutes(app: HttpServer, deployments: Deploymen
         tags,
         security,
         summary: 'Rename every version and draft of a process key in one transaction (Developer)',
-        body: Type.Object(
-          {
-            org_id: Uuid,
-            process_group_id: Uuid,
-            process_key: Type.String({ minLength: 1, maxLength: 255 }),
-            name: Type.String({ minLength: 1, maxLength: 255 }),
-          },
-          { additionalProperties: false },
-        ),
+        body: RenameByKeyBody,
         response: { 204: Type.Null(), ...authenticatedErrors, 404: ErrorBody },
       },
     },

@@ -2,18 +2,13 @@ import type { Registry } from 'prom-client';
 import type { Clock } from '../../platform/clock.js';
 import type { WorkflowConfig } from '../../platform/config/index.js';
 import type { Pool } from '../../platform/database/pool.js';
-import type { HttpServer } from '../../platform/http/http-server.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { DeploymentService } from '../deployments/deployment-service.js';
 import { ModelCache } from '../deployments/model-cache.js';
-import { registerDeploymentRoutes } from '../deployments/routes.js';
 import { ExternalTaskService } from '../external-tasks/external-task-service.js';
-import { registerExternalTaskRoutes, type ExternalTaskRouteOptions } from '../external-tasks/routes.js';
 import { TaskNotifier } from '../external-tasks/task-notifier.js';
 import { InstanceService } from '../instances/instance-service.js';
 import { IdempotentRequests } from '../idempotency/idempotent-requests.js';
-import { registerInstanceRoutes } from '../instances/routes.js';
-import { registerUserTaskRoutes } from '../user-tasks/routes.js';
 import { UserTaskService } from '../user-tasks/user-task-service.js';
 import { EngineMetrics } from './driver/engine-metrics.js';
 import { combineImmediateWork, type ImmediateWork } from './driver/immediate-work.js';
@@ -21,7 +16,6 @@ import { InstanceDriver } from './driver/instance-driver.js';
 import type { ExtensionSpec } from './model/index.js';
 import { createMessagingServices } from '../events/messaging.js';
 import type { MessageService } from '../events/message-service.js';
-import { registerEventRoutes } from '../events/routes.js';
 import { sendTaskWork } from '../events/send-work.js';
 import type { SignalService } from '../events/signal-service.js';
 import { timerFiring } from './timer-firing.js';
@@ -154,17 +148,4 @@ export function createEngine(deps: EngineDependencies): Engine {
       await notifier.close();
     },
   };
-}
-
-/** Registers the engine's HTTP routes; `externalTasks` says how workers authenticate. */
-export function registerEngineRoutes(
-  app: HttpServer,
-  engine: Engine,
-  externalTasks: ExternalTaskRouteOptions,
-): void {
-  registerDeploymentRoutes(app, engine.deployments);
-  registerInstanceRoutes(app, engine.instances, engine.idempotency);
-  registerExternalTaskRoutes(app, engine.externalTasks, externalTasks);
-  registerUserTaskRoutes(app, engine.userTasks);
-  registerEventRoutes(app, engine);
 }

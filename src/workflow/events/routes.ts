@@ -1,23 +1,17 @@
-import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { requireOrgRole } from '../identity/auth/authorization.js';
 import { identityOf } from '../identity/auth/request-identity.js';
-import {
-  authenticatedErrors,
-  bearerSecurity,
-  ErrorBody,
-  IdempotencyHeaders,
-  Uuid,
-} from '../common-schemas.js';
+import { authenticatedErrors, bearerSecurity, ErrorBody, IdempotencyHeaders } from '../common-schemas.js';
 import type { Variables } from '../engine/runtime/index.js';
 import type { IdempotentRequests } from '../idempotency/idempotent-requests.js';
 import { unmatchedMessage, type MessageOutcome, type MessageService } from './message-service.js';
+import {
+  BroadcastSignalBody,
+  PublishMessageResponse,
+  PublishMessageBody,
+  BroadcastSignalResponse,
+} from './schemas.js';
 import type { SignalService } from './signal-service.js';
-
-const JsonObject = Type.Record(Type.String({ maxLength: 255 }), Type.Unknown());
-const Name = Type.String({ minLength: 1, maxLength: 255 });
-/** Thirty days: the longest a message may wait in the buffer. */
-const MAX_TTL_MS = 30 * 24 * 3600 * 1000;
 
 /**
  * `POST /api/v1/messages` and `POST /api/v1/signals` (Operator), idempotent with an
@@ -39,31 +33,9 @@ export function registerEventRoutes(
         summary:
           'Correlate a message to waiting instances and/or start instances from message start events (Operator)',
         headers: IdempotencyHeaders,
-        body: Type.Object(
-          {
-            org_id: Uuid,
-            message_name: Name,
-            correlation_key: Type.Optional(Type.String({ maxLength: 255 })),
-            variables: Type.Optional(JsonObject),
-            time_to_live_ms: Type.Optional(
-              Type.Integer({
-                minimum: 0,
-                maximum: MAX_TTL_MS,
-                description: 'When nothing matches, keep the message this long for the first wait to open',
-              }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
+        body: PublishMessageBody,
         response: {
-          200: Type.Object({
-            started: Type.Array(Uuid),
-            correlated: Type.Array(Uuid),
-            buffered: Type.Union([
-              Type.Object({ id: Uuid, expires_at: Type.String({ format: 'date-time' }) }),
-              Type.Null(),
-            ]),
-          }),
+          200: PublishMessageResponse,
           ...authenticatedErrors,
           404: ErrorBody,
           409: ErrorBody,
@@ -105,12 +77,9 @@ export function registerEventRoutes(
         summary:
           'Broadcast a signal to every waiting instance and start instances from signal start events (Operator)',
         headers: IdempotencyHeaders,
-        body: Type.Object(
-          { org_id: Uuid, signal_name: Name, variables: Type.Optional(JsonObject) },
-          { additionalProperties: false },
-        ),
+        body: BroadcastSignalBody,
         response: {
-          200: Type.Object({ started: Type.Array(Uuid), delivered: Type.Array(Uuid) }),
+          200: BroadcastSignalResponse,
           ...authenticatedErrors,
           409: ErrorBody,
           422: ErrorBody,

@@ -5,30 +5,24 @@ import type { HttpServer } from '../../platform/http/http-server.js';
 import { publicRoute } from '../../platform/http/route-config.js';
 import type { Authenticator } from '../identity/auth/authenticator.js';
 import { identityOf } from '../identity/auth/request-identity.js';
-import { bearerSecurity, ErrorBody, Uuid } from '../common-schemas.js';
+import { bearerSecurity, ErrorBody } from '../common-schemas.js';
 import type { Variables as JsonVariables } from '../engine/runtime/index.js';
 import { WorkflowErrors } from '../errors.js';
 import type { ExternalTaskService } from './external-task-service.js';
 import { LongPollSlots } from './long-poll-slots.js';
+import {
+  BpmnErrorBody,
+  CompleteBody,
+  ExtendLockBody,
+  FailureBody,
+  FetchAndLockBody,
+  LockedTask,
+  TaskParams,
+} from './schemas.js';
 import { workerScopeOf, type TaskScope } from './task-scope.js';
 
-const WorkerId = Type.String({ minLength: 1, maxLength: 255 });
-// Bodies are parsed JSON, so their values are JSON values: the engine's Variables type.
-const Variables = Type.Record(Type.String({ maxLength: 255 }), Type.Unknown());
-const TaskParams = Type.Object({ id: Uuid });
-const LockedTask = Type.Object({
-  id: Uuid,
-  topic_name: Type.String(),
-  process_instance_id: Uuid,
-  activity_id: Type.String(),
-  variables: Type.Record(Type.String(), Type.Unknown()),
-  retries: Type.Integer(),
-  lock_expires_at: Type.String({ format: 'date-time' }),
-  org_id: Uuid,
-});
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const noContent = { 204: Type.Null(), ...errors };
-const maxLockMs = 24 * 3600 * 1000;
 
 /** How the external-task routes authenticate. */
 export interface ExternalTaskRouteOptions {
@@ -88,24 +82,7 @@ export function registerExternalTaskRoutes(
         ...access.schema,
         tags,
         summary: 'Lock tasks of the given topics; long-polls with async_response_timeout_ms',
-        body: Type.Object(
-          {
-            worker_id: WorkerId,
-            max_tasks: Type.Integer({ minimum: 1, maximum: 100 }),
-            topics: Type.Array(
-              Type.Object(
-                {
-                  topic_name: Type.String({ minLength: 1, maxLength: 255 }),
-                  lock_duration_ms: Type.Integer({ minimum: 1, maximum: maxLockMs }),
-                },
-                { additionalProperties: false },
-              ),
-              { minItems: 1, maxItems: 50 },
-            ),
-            async_response_timeout_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 300_000 })),
-          },
-          { additionalProperties: false },
-        ),
+        body: FetchAndLockBody,
         response: {
           200: Type.Array(LockedTask),
           400: ErrorBody,
@@ -147,10 +124,7 @@ export function registerExternalTaskRoutes(
         tags,
         summary: 'Complete a task locked by this worker',
         params: TaskParams,
-        body: Type.Object(
-          { worker_id: WorkerId, variables: Type.Optional(Variables) },
-          { additionalProperties: false },
-        ),
+        body: CompleteBody,
         response: noContent,
       },
     },
@@ -174,15 +148,7 @@ export function registerExternalTaskRoutes(
         tags,
         summary: 'Report a failed attempt; retries 0 raises an incident',
         params: TaskParams,
-        body: Type.Object(
-          {
-            worker_id: WorkerId,
-            error_message: Type.String({ maxLength: 10_000 }),
-            retries: Type.Integer({ minimum: 0, maximum: 1000 }),
-            retry_timeout_ms: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000 }),
-          },
-          { additionalProperties: false },
-        ),
+        body: FailureBody,
         response: noContent,
       },
     },
@@ -201,14 +167,7 @@ export function registerExternalTaskRoutes(
         tags,
         summary: 'Throw a BPMN error: caught by a matching error boundary event, else an incident',
         params: TaskParams,
-        body: Type.Object(
-          {
-            worker_id: WorkerId,
-            error_code: Type.String({ minLength: 1, maxLength: 255 }),
-            variables: Type.Optional(Variables),
-          },
-          { additionalProperties: false },
-        ),
+        body: BpmnErrorBody,
         response: noContent,
       },
     },
@@ -234,10 +193,7 @@ export function registerExternalTaskRoutes(
         tags,
         summary: "Extend this worker's lock",
         params: TaskParams,
-        body: Type.Object(
-          { worker_id: WorkerId, new_duration_ms: Type.Integer({ minimum: 1, maximum: maxLockMs }) },
-          { additionalProperties: false },
-        ),
+        body: ExtendLockBody,
         response: noContent,
       },
     },

@@ -15,7 +15,7 @@ import {
   deleteExpiredIdempotencyKeys,
   storeIdempotentResponse,
   type KeyOwner,
-} from './idempotency-store.js';
+} from './idempotency-repository.js';
 
 /** The request header that makes a start, message or signal idempotent. */
 export const idempotencyHeader = 'idempotency-key';

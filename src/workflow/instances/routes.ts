@@ -2,55 +2,20 @@ import Type from 'typebox';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { requireOrgRole } from '../identity/auth/authorization.js';
 import { identityOf } from '../identity/auth/request-identity.js';
-import {
-  authenticatedErrors,
-  bearerSecurity,
-  ErrorBody,
-  IdempotencyHeaders,
-  Uuid,
-} from '../common-schemas.js';
+import { authenticatedErrors, bearerSecurity, ErrorBody, IdempotencyHeaders } from '../common-schemas.js';
 import type { Variables } from '../engine/runtime/index.js';
 import type { IdempotentRequests } from '../idempotency/idempotent-requests.js';
 import type { InstanceService } from './instance-service.js';
+import {
+  HistoryEntry,
+  Instance,
+  InstanceDetail,
+  InstanceIdParams,
+  ListInstancesQuery,
+  SetVariablesBody,
+  StartInstanceBody,
+} from './schemas.js';
 
-const InstanceState = Type.Enum(['running', 'completed', 'cancelled', 'incident', 'terminated']);
-const JsonObject = Type.Record(Type.String({ maxLength: 255 }), Type.Unknown());
-const Instance = Type.Object({
-  id: Uuid,
-  counter: Type.Integer(),
-  process_key: Type.String(),
-  definition_id: Uuid,
-  state: InstanceState,
-  business_key: Type.Union([Type.String(), Type.Null()]),
-  variables: Type.Record(Type.String(), Type.Unknown()),
-  started_at: Type.String({ format: 'date-time' }),
-  ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  /** Set on an instance a call activity started: the calling instance. */
-  parent_instance_id: Type.Union([Uuid, Type.Null()]),
-});
-const InstanceDetail = Type.Object({
-  ...Instance.properties,
-  active_element_ids: Type.Array(Type.String()),
-  incidents: Type.Array(
-    Type.Object({
-      id: Uuid,
-      activity_id: Type.String(),
-      kind: Type.String(),
-      message: Type.String(),
-      created_at: Type.String(),
-    }),
-  ),
-});
-const HistoryEntry = Type.Object({
-  id: Type.Integer(),
-  kind: Type.String(),
-  element_id: Type.String(),
-  element_type: Type.String(),
-  token_id: Type.Union([Type.String(), Type.Null()]),
-  at: Type.String({ format: 'date-time' }),
-  data: Type.Record(Type.String(), Type.Unknown()),
-});
-const IdParams = Type.Object({ id: Uuid });
 const notFound = { 404: ErrorBody, 409: ErrorBody };
 
 /** Clamps the list limit to the spec's 1..500, defaulting to 100. */
@@ -78,16 +43,7 @@ export function registerInstanceRoutes(
         security,
         summary: 'Start an instance of the latest enabled version of a key, or of one version (Operator)',
         headers: IdempotencyHeaders,
-        body: Type.Object(
-          {
-            org_id: Uuid,
-            process_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-            definition_id: Type.Optional(Uuid),
-            business_key: Type.Optional(Type.String({ maxLength: 255 })),
-            variables: Type.Optional(JsonObject),
-          },
-          { additionalProperties: false },
-        ),
+        body: StartInstanceBody,
         response: { 201: Instance, ...authenticatedErrors, ...notFound, 422: ErrorBody },
       },
     },
@@ -109,15 +65,7 @@ export function registerInstanceRoutes(
         tags,
         security,
         summary: 'Instances of an organisation, newest first; the total is in X-Total-Count',
-        querystring: Type.Object({
-          org_id: Uuid,
-          definition_id: Type.Optional(Uuid),
-          process_key: Type.Optional(Type.String({ maxLength: 255 })),
-          state: Type.Optional(InstanceState),
-          business_key: Type.Optional(Type.String({ maxLength: 255 })),
-          limit: Type.Optional(Type.Integer({ description: 'default 100, clamped to 1..500' })),
-          offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
-        }),
+        querystring: ListInstancesQuery,
         response: { 200: Type.Array(Instance), ...authenticatedErrors },
       },
     },
@@ -143,7 +91,7 @@ export function registerInstanceRoutes(
         tags,
         security,
         summary: 'The instance with its variables, active element ids and open incidents',
-        params: IdParams,
+        params: InstanceIdParams,
         response: { 200: InstanceDetail, ...authenticatedErrors, 404: ErrorBody },
       },
     },
@@ -157,7 +105,7 @@ export function registerInstanceRoutes(
         tags,
         security,
         summary: 'Ordered execution history',
-        params: IdParams,
+        params: InstanceIdParams,
         response: { 200: Type.Array(HistoryEntry), ...authenticatedErrors, 404: ErrorBody },
       },
     },
@@ -171,7 +119,7 @@ export function registerInstanceRoutes(
         tags,
         security,
         summary: 'Cancel a running instance (Operator)',
-        params: IdParams,
+        params: InstanceIdParams,
         response: { 200: Instance, ...authenticatedErrors, ...notFound },
       },
     },
@@ -185,7 +133,7 @@ export function registerInstanceRoutes(
         tags,
         security,
         summary: 'Resume every open incident: failed jobs get their retries back (Operator)',
-        params: IdParams,
+        params: InstanceIdParams,
         response: { 200: Instance, ...authenticatedErrors, ...notFound },
       },
     },
@@ -199,8 +147,8 @@ export function registerInstanceRoutes(
         tags,
         security,
         summary: "Set variables on the instance's root scope (Operator); recorded in the history",
-        params: IdParams,
-        body: Type.Object({ variables: JsonObject }, { additionalProperties: false }),
+        params: InstanceIdParams,
+        body: SetVariablesBody,
         response: { 200: Instance, ...authenticatedErrors, ...notFound },
       },
     },

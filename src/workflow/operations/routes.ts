@@ -1,21 +1,11 @@
-import Type, { type Static } from 'typebox';
+import type { Static } from 'typebox';
 import type { Registry } from 'prom-client';
 import { databaseAnswers, type Pool } from '../../platform/database/pool.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
 import { publicRoute } from '../../platform/http/route-config.js';
-import { ErrorBody } from '../common-schemas.js';
+import type { ErrorBody } from '../common-schemas.js';
 import { WorkflowErrors, workflowErrorCatalogue } from '../errors.js';
-
-const Health = Type.Object({
-  status: Type.Enum(['ok', 'error']),
-  database: Type.Enum(['ok', 'unreachable']),
-});
-// The service's error body, plus the probe's own two fields.
-const Unhealthy = Type.Object({
-  ...ErrorBody.properties,
-  status: Type.Literal('error'),
-  database: Type.Literal('unreachable'),
-});
+import { Health, Unhealthy } from './schemas.js';
 
 /**
  * The public GET /health and GET /metrics (the spec's public set), and GET /api/v1/openapi.json, which

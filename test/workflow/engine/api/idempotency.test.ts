@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPool } from '../../../../src/platform/database/pool.js';
-import { deleteExpiredIdempotencyKeys } from '../../../../src/workflow/idempotency/idempotency-store.js';
+import { deleteExpiredIdempotencyKeys } from '../../../../src/workflow/idempotency/idempotency-repository.js';
 import { asRuntimeLogin } from '../../../helpers/runtime-login.js';
 import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
 import type { MessageAnswer } from './event-helpers.js';

@@ -1,0 +1,59 @@
+import Type from 'typebox';
+import { Uuid } from '../common-schemas.js';
+
+/** A deployed version or draft of a process, as the API shows it. */
+export const ProcessDefinition = Type.Object({
+  id: Uuid,
+  process_key: Type.String(),
+  version: Type.Union([Type.Integer(), Type.Null()], { description: 'null for a draft' }),
+  name: Type.String(),
+  disabled: Type.Boolean(),
+  draft: Type.Boolean(),
+  deployed_at: Type.String({ format: 'date-time' }),
+  process_group_id: Uuid,
+});
+
+/** POST /api/v1/deployments answer: the first process of the document, with all of them. */
+export const DeployResponse = Type.Object({
+  ...ProcessDefinition.properties,
+  definitions: Type.Array(ProcessDefinition, {
+    description: 'every process of the document, the first one above',
+  }),
+});
+
+/** POST /api/v1/deployments body. */
+export const DeployBody = Type.Object(
+  {
+    org_id: Uuid,
+    process_group_id: Uuid,
+    xml: Type.String({ minLength: 1 }),
+    draft: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+/** GET /api/v1/deployments query. */
+export const ListDeploymentsQuery = Type.Object({
+  org_id: Uuid,
+  process_key: Type.Optional(Type.String({ maxLength: 255 })),
+});
+
+/** A deployment id in a path. */
+export const DeploymentIdParams = Type.Object({ id: Uuid });
+
+/** GET /api/v1/deployments/{id} answer: one version with its XML. */
+export const ProcessDefinitionWithXml = Type.Object({ ...ProcessDefinition.properties, xml: Type.String() });
+
+/** PATCH /api/v1/deployments/{id}/disabled body. */
+export const SetDisabledBody = Type.Object({ disabled: Type.Boolean() }, { additionalProperties: false });
+
+/** PATCH /api/v1/deployments/by-key body. */
+export const RenameByKeyBody = Type.Object(
+  {
+    org_id: Uuid,
+    process_group_id: Uuid,
+    process_key: Type.String({ minLength: 1, maxLength: 255 }),
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+  },
+  { additionalProperties: false },
+);

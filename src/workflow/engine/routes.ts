@@ -1,0 +1,20 @@
+import type { HttpServer } from '../../platform/http/http-server.js';
+import { registerDeploymentRoutes } from '../deployments/routes.js';
+import { registerEventRoutes } from '../events/routes.js';
+import { registerExternalTaskRoutes, type ExternalTaskRouteOptions } from '../external-tasks/routes.js';
+import { registerInstanceRoutes } from '../instances/routes.js';
+import { registerUserTaskRoutes } from '../user-tasks/routes.js';
+import type { Engine } from './engine-service.js';
+
+/** Registers the engine's HTTP routes; `externalTasks` says how workers authenticate. */
+export function registerEngineRoutes(
+  app: HttpServer,
+  engine: Engine,
+  externalTasks: ExternalTaskRouteOptions,
+): void {
+  registerDeploymentRoutes(app, engine.deployments);
+  registerInstanceRoutes(app, engine.instances, engine.idempotency);
+  registerExternalTaskRoutes(app, engine.externalTasks, externalTasks);
+  registerUserTaskRoutes(app, engine.userTasks);
+  registerEventRoutes(app, engine);
+}

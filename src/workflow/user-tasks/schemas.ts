@@ -1,0 +1,32 @@
+import Type from 'typebox';
+import { Uuid } from '../common-schemas.js';
+
+/** An open user task, as the API shows it. */
+export const UserTask = Type.Object({
+  id: Uuid,
+  process_instance_id: Uuid,
+  activity_id: Type.String(),
+  name: Type.Union([Type.String(), Type.Null()]),
+  assignee: Type.Union([Type.String(), Type.Null()]),
+  candidate_groups: Type.Array(Type.String()),
+  variables: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+/** GET /api/v1/tasks query. */
+export const ListUserTasksQuery = Type.Object({
+  org_id: Uuid,
+  assignee: Type.Optional(Type.String({ maxLength: 320 })),
+  process_instance_id: Type.Optional(Uuid),
+});
+
+/** A user task id in a path. */
+export const UserTaskIdParams = Type.Object({ id: Uuid });
+
+/** POST /api/v1/tasks/{id}/complete body; optional, as are its variables. */
+export const CompleteUserTaskBody = Type.Optional(
+  Type.Object(
+    { variables: Type.Optional(Type.Record(Type.String({ maxLength: 255 }), Type.Unknown())) },
+    { additionalProperties: false },
+  ),
+);

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../platform/database/queryable.js';
+import { claimDueSql } from '../../../platform/jobs/claim-due-sql.js';
 import { failedAttemptSql } from '../../../platform/jobs/failed-attempt-sql.js';
 import type { ScriptWait } from '../runtime/index.js';
 import type { ExtensionJobPolicy } from './extension-jobs.js';
@@ -85,12 +86,10 @@ export async function claimDueConnectorJobs(
 ): Promise<ConnectorJob[]> {
   const { rows } = await db.query<ConnectorJobRow>({
     name: 'workflow.connectors.claim',
-    text: `SELECT id, org_id, process_instance_id, wait_id, element_id, connector, due_at, retries, attempts
-           FROM connector_jobs
-           WHERE due_at <= $1 AND retries > 0
-           ORDER BY due_at
-           LIMIT $2
-           FOR UPDATE SKIP LOCKED`,
+    text: claimDueSql(
+      'connector_jobs',
+      'id, org_id, process_instance_id, wait_id, element_id, connector, due_at, retries, attempts',
+    ),
     values: [now, limit],
   });
   return rows.map(toJob);

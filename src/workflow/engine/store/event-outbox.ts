@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../platform/database/queryable.js';
+import { claimDueSql } from '../../../platform/jobs/claim-due-sql.js';
 import { failedAttemptSql } from '../../../platform/jobs/failed-attempt-sql.js';
 import type { Variables } from '../runtime/index.js';
 import { effectColumns, itemColumn, type InsertRows } from './set-wise-write.js';
@@ -103,11 +104,7 @@ const toEvent = (row: OutboxRow): OutboxEvent => ({
 export async function claimDueOutboxEvents(db: Queryable, now: Date, limit: number): Promise<OutboxEvent[]> {
   const { rows } = await db.query<OutboxRow>({
     name: 'workflow.outbox.claim_due',
-    text: `SELECT ${columns} FROM event_outbox
-           WHERE due_at <= $1 AND retries > 0
-           ORDER BY due_at, created_at
-           LIMIT $2
-           FOR UPDATE SKIP LOCKED`,
+    text: claimDueSql('event_outbox', columns, 'due_at, created_at'),
     values: [now, limit],
   });
   return rows.map(toEvent);

@@ -1,4 +1,5 @@
 import { parseTimerSchedule, type TimerSpec } from '../schedule/schedule.js';
+import { claimDueSql } from '../../../platform/jobs/claim-due-sql.js';
 import { failedAttemptSql } from '../../../platform/jobs/failed-attempt-sql.js';
 import type { Queryable } from '../../../platform/database/queryable.js';
 import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
@@ -152,11 +153,7 @@ export async function insertTimerJob(db: Queryable, job: NewTimerJob, now: Date)
 export async function claimDueTimerJobs(db: Queryable, now: Date, limit: number): Promise<TimerJob[]> {
   const { rows } = await db.query<TimerJobRow>({
     name: 'workflow.timers.claim',
-    text: `SELECT ${columns} FROM timer_jobs
-           WHERE due_at <= $1 AND retries > 0
-           ORDER BY due_at
-           LIMIT $2
-           FOR UPDATE SKIP LOCKED`,
+    text: claimDueSql('timer_jobs', columns),
     values: [now, limit],
   });
   return rows.map(toJob);

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
+import { deleteRoleBindingDocument } from '../schemas/resource-repository.js';
 import type { RoleBinding } from './role-binding-definition.js';
 
 /**
@@ -75,11 +76,8 @@ export async function revokeRoleBinding(
   );
   const existed = result.rowCount === 1;
   if (deleteDocument) {
-    const deleted = await client.query(
-      `DELETE FROM records.resources WHERE kind = 'RoleBinding' AND name = $1`,
-      [name],
-    );
-    return existed || deleted.rowCount === 1;
+    const deleted = await deleteRoleBindingDocument(client, name);
+    return existed || deleted;
   }
   return existed;
 }

@@ -6,6 +6,12 @@ import { schemaChangePlan, schemaCreateStatements } from '../ddl/schema-ddl.js';
 import { resourceCompanion } from '../auth/resource-companions.js';
 import type { SecretEnvironment } from '../auth/secret-reference.js';
 import type { RejectedDocument, ResourceDocument } from './resource-documents.js';
+import {
+  findResource,
+  lockResourceWrites,
+  setResourceOrigin,
+  upsertResource,
+} from './resource-repository.js';
 import { validateSchemaDefinition } from './validate-definition.js';
 
 /**
@@ -107,32 +113,23 @@ export async function applyResources(
     const hash = contentHash(resource.document);
     try {
       const outcome = await withTransaction(pool, async (client) => {
-        await client.query(`SELECT pg_advisory_xact_lock(hashtext('weft_records_apply'))`);
-        const { rows } = await client.query<{
-          document: Record<string, unknown>;
-          content_hash: string;
-          origin: string;
-        }>(`SELECT document, content_hash, origin FROM records.resources WHERE kind = $1 AND name = $2`, [
-          resource.kind,
-          name,
-        ]);
-        if (rows[0]?.content_hash === hash) {
-          if (rows[0].origin !== origin)
-            await client.query(
-              `UPDATE records.resources SET origin = $3, source = $4 WHERE kind = $1 AND name = $2`,
-              [resource.kind, name, origin, resource.source],
-            );
+        await lockResourceWrites(client);
+        const stored = await findResource(client, resource.kind, name);
+        if (stored?.content_hash === hash) {
+          if (stored.origin !== origin)
+            await setResourceOrigin(client, resource.kind, name, origin, resource.source);
           return { changed: false, online: [] };
         }
-        const { statements, online } = ddl(rows[0]?.document);
+        const { statements, online } = ddl(stored?.document);
         for (const sql of statements) await client.query(sql);
-        await client.query(
-          `INSERT INTO records.resources (kind, name, document, content_hash, source, origin) VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (kind, name) DO UPDATE SET document = EXCLUDED.document, content_hash = EXCLUDED.content_hash,
-             source = EXCLUDED.source, origin = EXCLUDED.origin, revision = nextval('records.resource_revisions'),
-             applied_at = now()`,
-          [resource.kind, name, resource.document, hash, resource.source, origin],
-        );
+        await upsertResource(client, {
+          kind: resource.kind,
+          name,
+          document: resource.document,
+          hash,
+          source: resource.source,
+          origin,
+        });
         await companion?.write(client);
         return { changed: true, online };
       });

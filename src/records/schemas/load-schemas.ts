@@ -1,6 +1,7 @@
 import type { Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { compileSchema, type CompiledSchema } from './compiled-schema.js';
+import { listSchemaDocuments, resourceRevision } from './resource-repository.js';
 import { validateSchemaDefinition } from './validate-definition.js';
 
 /** The stored schemas, compiled, and the revision they were read at. */
@@ -14,18 +15,13 @@ export interface LoadedSchemas {
  * CLI applies a resource, and when one is deleted (pruned or DELETEd), which leaves no revision.
  */
 export async function currentRevision(pool: Pool): Promise<string> {
-  const { rows } = await pool.query<{ revision: string }>(
-    `SELECT coalesce(max(revision), 0)::text || ':' || count(*)::text AS revision FROM records.resources`,
-  );
-  return rows[0]?.revision ?? '0';
+  return resourceRevision(pool);
 }
 
 /** Reads and compiles every stored SchemaDefinition. */
 export async function loadSchemas(pool: Pool, logger: Logger): Promise<LoadedSchemas> {
   const revision = await currentRevision(pool);
-  const { rows } = await pool.query<{ name: string; document: { spec?: unknown } }>(
-    `SELECT name, document FROM records.resources WHERE kind = 'SchemaDefinition' ORDER BY name`,
-  );
+  const rows = await listSchemaDocuments(pool);
   const schemas = new Map<string, CompiledSchema>();
   for (const row of rows) {
     const result = validateSchemaDefinition(row.document.spec);

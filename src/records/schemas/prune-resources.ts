@@ -2,6 +2,12 @@ import { withTransaction, type Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { revokeRoleBinding } from '../role-bindings/role-binding-repository.js';
 import type { ResourceDocument } from './resource-documents.js';
+import {
+  deleteFolderResource,
+  detachFolderResource,
+  listFolderResources,
+  lockResourceWrites,
+} from './resource-repository.js';
 
 /** What one pruning pass did: `kind/name` of each deleted resource and of each schema left in place. */
 export interface PruneReport {
@@ -41,27 +47,15 @@ export async function pruneResources(
   logger: Logger,
 ): Promise<PruneReport> {
   const report: PruneReport = { pruned: [], detached: [] };
-  const { rows } = await pool.query<{ kind: string; name: string; source: string }>(
-    `SELECT kind, name, source FROM records.resources WHERE origin = 'folder' ORDER BY kind, name`,
-  );
+  const rows = await listFolderResources(pool);
   for (const row of rows) {
     const key = `${row.kind}/${row.name}`;
     if (declared.has(key)) continue;
     const done = await withTransaction(pool, async (client) => {
-      await client.query(`SELECT pg_advisory_xact_lock(hashtext('weft_records_apply'))`);
-      if (row.kind === 'SchemaDefinition') {
-        const detached = await client.query(
-          `UPDATE records.resources SET origin = 'detached' WHERE kind = $1 AND name = $2 AND origin = 'folder'`,
-          [row.kind, row.name],
-        );
-        return detached.rowCount === 1;
-      }
+      await lockResourceWrites(client);
+      if (row.kind === 'SchemaDefinition') return detachFolderResource(client, row.kind, row.name);
       // Still the folder's? Another instance may have pruned it, or `weft records apply` taken it over.
-      const deleted = await client.query(
-        `DELETE FROM records.resources WHERE kind = $1 AND name = $2 AND origin = 'folder'`,
-        [row.kind, row.name],
-      );
-      if (deleted.rowCount !== 1) return false;
+      if (!(await deleteFolderResource(client, row.kind, row.name))) return false;
       if (row.kind === 'RoleBinding') await revokeRoleBinding(client, row.name, false);
       return true;
     });

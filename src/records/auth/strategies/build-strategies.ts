@@ -1,6 +1,7 @@
 import type { Clock } from '../../../platform/clock.js';
 import type { Pool } from '../../../platform/database/pool.js';
 import type { Logger } from '../../../platform/logging/logger.js';
+import { listAuthStrategyDocuments } from '../../schemas/resource-repository.js';
 import type { LookupTables } from '../claims/lookup-tables.js';
 import type { SecretEnvironment } from '../secret-reference.js';
 import { OidcStrategy } from '../oidc/oidc-strategy.js';
@@ -32,9 +33,7 @@ export interface StrategySet {
 
 /** Reads and validates every stored `kind: AuthStrategy`. */
 export async function loadStrategyDefinitions(pool: Pool, logger: Logger): Promise<AuthStrategyDefinition[]> {
-  const { rows } = await pool.query<{ name: string; document: { spec?: unknown } }>(
-    `SELECT name, document FROM records.resources WHERE kind = 'AuthStrategy' ORDER BY name`,
-  );
+  const rows = await listAuthStrategyDocuments(pool);
   const definitions: AuthStrategyDefinition[] = [];
   for (const row of rows) {
     const result = validateAuthStrategy(row.name, row.document.spec);

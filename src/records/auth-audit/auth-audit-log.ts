@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Pool } from '../../platform/database/pool.js';
 import { BufferedWriter } from '../../platform/jobs/buffered-writer.js';
 import type { Logger } from '../../platform/logging/logger.js';
+import { insertAuthAuditEntries } from './auth-audit-repository.js';
 
 /** Outcomes of the auth audit log (the spec's, plus `revocation_unavailable` for 503 REVOCATION_UNAVAILABLE). */
 export const authOutcomes = [
@@ -50,7 +51,7 @@ export class AuthAuditLog {
     logger: Logger,
   ) {
     this.writer = new BufferedWriter({
-      write: (batch) => insertEntries(pool, batch),
+      write: (batch) => insertAuthAuditEntries(pool, batch),
       flushAfterMs: flushMilliseconds,
       flushAtSize: flushSize,
       maxBuffered,
@@ -78,21 +79,4 @@ export class AuthAuditLog {
   close(): Promise<void> {
     return this.writer.close();
   }
-}
-
-async function insertEntries(pool: Pool, batch: AuthAuditEntry[]): Promise<void> {
-  await pool.query(
-    `INSERT INTO records.auth_audit (at, actor, operation, resource, strategy, outcome, fail_mode, request_id)
-     SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
-    [
-      batch.map((entry) => entry.at),
-      batch.map((entry) => entry.actor),
-      batch.map((entry) => entry.operation),
-      batch.map((entry) => entry.resource),
-      batch.map((entry) => entry.strategy),
-      batch.map((entry) => entry.outcome),
-      batch.map((entry) => entry.failMode),
-      batch.map((entry) => entry.requestId),
-    ],
-  );
 }

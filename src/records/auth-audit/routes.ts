@@ -4,6 +4,7 @@ import type { HttpServer } from '../../platform/http/http-server.js';
 import { AuthErrors } from '../auth/auth-errors.js';
 import { identityOf } from '../auth/request-identity.js';
 import { authOutcomes, type AuthAuditLog } from './auth-audit-log.js';
+import { listAuthAuditEntries } from './auth-audit-repository.js';
 import '../auth/scopes/scoped-operations.js';
 
 /** The role that may read the auth audit log. */
@@ -64,33 +65,15 @@ export function registerAuthAuditRoutes(app: HttpServer, deps: { pool: Pool; aud
         limit?: number;
       };
       await deps.audit.flush();
-      const { rows } = await deps.pool.query<{
-        event_id: string;
-        at: Date;
-        actor: string | null;
-        operation: string;
-        resource: string;
-        strategy: string;
-        outcome: string;
-        fail_mode: string;
-        request_id: string;
-      }>(
-        `SELECT event_id, at, actor, operation, resource, strategy, outcome, fail_mode, request_id
-         FROM records.auth_audit
-         WHERE ($1::text IS NULL OR actor = $1) AND ($2::text IS NULL OR outcome = $2)
-           AND ($3::text IS NULL OR strategy = $3) AND ($4::timestamptz IS NULL OR at >= $4)
-           AND ($5::timestamptz IS NULL OR at < $5) AND ($6::bigint IS NULL OR event_id < $6)
-         ORDER BY event_id DESC LIMIT $7`,
-        [
-          query.actor ?? null,
-          query.outcome ?? null,
-          query.strategy ?? null,
-          query.since ?? null,
-          query.until ?? null,
-          query.before ?? null,
-          Math.min(query.limit ?? 100, 1000),
-        ],
-      );
+      const rows = await listAuthAuditEntries(deps.pool, {
+        actor: query.actor ?? null,
+        outcome: query.outcome ?? null,
+        strategy: query.strategy ?? null,
+        since: query.since ?? null,
+        until: query.until ?? null,
+        before: query.before ?? null,
+        limit: Math.min(query.limit ?? 100, 1000),
+      });
       return {
         data: rows.map((row) => ({
           event_id: Number(row.event_id),

@@ -5,9 +5,9 @@ import { historyTable } from '../ddl/change-triggers.js';
 import { renderCondition } from '../records/select-records.js';
 import { SqlParams } from '../records/statement.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
-import { quoteLiteral } from '../schemas/identifiers.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import { parseArchiveWhere } from './archive-spec.js';
+import { insertArchivedCopies, insertArchivedHistory } from './archive-repository.js';
 import { ColdPartitions } from './cold-partitions.js';
 
 /** Options of the archive job. */
@@ -99,35 +99,15 @@ export class ArchiveJob {
     if (spec.condition !== undefined)
       conditions.push(renderCondition(parseArchiveWhere(definition, spec.condition), params));
     const claim = `SELECT id FROM ${schema.table} WHERE ${conditions.join(' AND ')} ORDER BY updated_at, id LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`;
-    const path = quoteLiteral(schema.path);
     const archivedAt = now.toISOString();
     return withTransaction(this.options.pool, async (client) => {
       const { rows } = await client.query<{ id: string }>(claim, params.values);
       if (rows.length === 0) return 0;
       const ids = rows.map((row) => row.id);
-      await client.query(
-        `INSERT INTO records_archive.records (schema_path, record_id, version, archived_at, record)
-         SELECT ${path}, id, version, $2, ${schema.recordJson}::jsonb FROM ${schema.table} WHERE id = ANY($1::uuid[])`,
-        [ids, archivedAt],
-      );
+      await insertArchivedCopies(client, schema, ids, archivedAt);
       if (definition.timeMachine) {
         const history = historyTable(definition);
-        // Events archived before (the record was archived, unarchived, archived again) stay as they
-        // are: cold storage is append-only and holds each event once.
-        await client.query(
-          `INSERT INTO records_archive.history (schema_path, record_id, event_id, "timestamp", actor, operation, old_value, new_value, state, reason, archived_at)
-           SELECT ${path}, h.record_id, h.event_id, h."timestamp", h.actor, h.operation, h.old_value, h.new_value, h.state, h.reason, $2
-           FROM ${history} h WHERE h.record_id = ANY($1::uuid[]) AND NOT EXISTS (
-             SELECT 1 FROM records_archive.history c WHERE c.schema_path = ${path} AND c.record_id = h.record_id AND c.event_id = h.event_id)`,
-          [ids, archivedAt],
-        );
-        await client.query(
-          `INSERT INTO records_archive.history (schema_path, record_id, event_id, "timestamp", actor, operation, old_value, new_value, state, archived_at)
-           SELECT ${path}, id, nextval(pg_get_serial_sequence(${quoteLiteral(history)}, 'event_id')), $2, 'system:archive', 'ARCHIVE',
-             ${schema.recordJson}::jsonb, NULL, ${schema.recordJson}::jsonb, $2
-           FROM ${schema.table} WHERE id = ANY($1::uuid[]) ORDER BY id`,
-          [ids, archivedAt],
-        );
+        await insertArchivedHistory(client, schema, ids, archivedAt);
         await client.query(`DELETE FROM ${history} WHERE record_id = ANY($1::uuid[])`, [ids]);
       }
       await client.query(`DELETE FROM ${schema.table} WHERE id = ANY($1::uuid[])`, [ids]);

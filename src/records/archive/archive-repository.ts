@@ -4,7 +4,8 @@ import { renderCondition } from '../records/select-records.js';
 import type { SelectPlan } from '../records/select-plan.js';
 import { SqlParams, statement } from '../records/statement.js';
 import { inHotStorageFunction, unarchiveHistoryFunction } from '../ddl/definer-functions.js';
-import { quoteIdent } from '../schemas/identifiers.js';
+import { historyTable } from '../ddl/change-triggers.js';
+import { quoteIdent, quoteLiteral } from '../schemas/identifiers.js';
 import { systemFields } from '../types.js';
 import { columnJsonSql, jsonObjectSql, type CompiledSchema } from '../schemas/compiled-schema.js';
 
@@ -232,4 +233,73 @@ export async function archivedHistoryRowHashes(
     ),
   );
   return rows;
+}
+
+/** Copies the hot rows `ids` into cold storage as archived at `archivedAt` (ISO 8601). */
+export async function insertArchivedCopies(
+  db: Queryable,
+  schema: CompiledSchema,
+  ids: readonly string[],
+  archivedAt: string,
+): Promise<void> {
+  const path = quoteLiteral(schema.path);
+  await db.query(
+    `INSERT INTO records_archive.records (schema_path, record_id, version, archived_at, record)
+         SELECT ${path}, id, version, $2, ${schema.recordJson}::jsonb FROM ${schema.table} WHERE id = ANY($1::uuid[])`,
+    [ids, archivedAt],
+  );
+}
+
+/**
+ * Copies the hot history of the records `ids` into cold storage and adds one `ARCHIVE` event per
+ * record (by `system:archive`, from the hot history's event sequence), archived at `archivedAt`.
+ */
+export async function insertArchivedHistory(
+  db: Queryable,
+  schema: CompiledSchema,
+  ids: readonly string[],
+  archivedAt: string,
+): Promise<void> {
+  const path = quoteLiteral(schema.path);
+  const history = historyTable(schema.definition);
+  // Events archived before (the record was archived, unarchived, archived again) stay as they
+  // are: cold storage is append-only and holds each event once.
+  await db.query(
+    `INSERT INTO records_archive.history (schema_path, record_id, event_id, "timestamp", actor, operation, old_value, new_value, state, reason, archived_at)
+           SELECT ${path}, h.record_id, h.event_id, h."timestamp", h.actor, h.operation, h.old_value, h.new_value, h.state, h.reason, $2
+           FROM ${history} h WHERE h.record_id = ANY($1::uuid[]) AND NOT EXISTS (
+             SELECT 1 FROM records_archive.history c WHERE c.schema_path = ${path} AND c.record_id = h.record_id AND c.event_id = h.event_id)`,
+    [ids, archivedAt],
+  );
+  await db.query(
+    `INSERT INTO records_archive.history (schema_path, record_id, event_id, "timestamp", actor, operation, old_value, new_value, state, archived_at)
+           SELECT ${path}, id, nextval(pg_get_serial_sequence(${quoteLiteral(history)}, 'event_id')), $2, 'system:archive', 'ARCHIVE',
+             ${schema.recordJson}::jsonb, NULL, ${schema.recordJson}::jsonb, $2
+           FROM ${schema.table} WHERE id = ANY($1::uuid[]) ORDER BY id`,
+    [ids, archivedAt],
+  );
+}
+
+/**
+ * Fills the snapshot table `table` (created like the schema's table) with each record's state as of
+ * `at` (timestamptz text): its newest event at or before `at`, hot or archived. Returns the rows
+ * written.
+ */
+export async function fillSnapshotTable(
+  db: Queryable,
+  table: string,
+  schema: CompiledSchema,
+  at: string,
+): Promise<number> {
+  const path = quoteLiteral(schema.path);
+  const inserted = await db.query(
+    `INSERT INTO ${table} SELECT (jsonb_populate_record(NULL::${schema.table}, s.state)).* FROM (
+           SELECT DISTINCT ON (record_id) state FROM (
+             SELECT record_id, event_id, state FROM ${historyTable(schema.definition)} WHERE "timestamp" <= $1
+             UNION ALL
+             SELECT record_id, event_id, state FROM records_archive.history WHERE schema_path = ${path} AND "timestamp" <= $1
+           ) AS events ORDER BY record_id, event_id DESC) AS s`,
+    [at],
+  );
+  return inserted.rowCount ?? 0;
 }

@@ -2,9 +2,9 @@ import { withTransaction, type Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { snapshotRowStatements } from '../access/derived-rows-rls.js';
 import { accessRuleSql } from '../access/rls-ddl.js';
-import { historyTable } from '../ddl/change-triggers.js';
+import { fillSnapshotTable } from '../archive/archive-repository.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
-import { quoteIdent, quoteLiteral } from '../schemas/identifiers.js';
+import { quoteIdent } from '../schemas/identifiers.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
 
 /** A snapshot as stored. */
@@ -145,24 +145,15 @@ export class SnapshotJob {
       const schema = this.registry.all().find((candidate) => candidate.path === request.schema_path);
       if (!schema?.definition.timeMachine) throw new Error(`${request.schema_path} has no time machine`);
       const table = snapshotTable(request.snapshot_id);
-      const path = quoteLiteral(schema.path);
       await client.query(`DROP TABLE IF EXISTS ${table}`);
       await client.query(`CREATE TABLE ${table} (LIKE ${schema.table}, PRIMARY KEY (id))`);
-      const inserted = await client.query(
-        `INSERT INTO ${table} SELECT (jsonb_populate_record(NULL::${schema.table}, s.state)).* FROM (
-           SELECT DISTINCT ON (record_id) state FROM (
-             SELECT record_id, event_id, state FROM ${historyTable(schema.definition)} WHERE "timestamp" <= $1
-             UNION ALL
-             SELECT record_id, event_id, state FROM records_archive.history WHERE schema_path = ${path} AND "timestamp" <= $1
-           ) AS events ORDER BY record_id, event_id DESC) AS s`,
-        [request.at],
-      );
+      const inserted = await fillSnapshotTable(client, table, schema, request.at);
       await client.query(`CREATE INDEX ON ${table} (created_at, id)`);
       for (const sql of snapshotRowStatements(table, accessRuleSql(schema.definition, ['read'])))
         await client.query(sql);
       await client.query(
         `UPDATE records.snapshots SET status = 'completed', row_count = $2, started_at = coalesce(started_at, now()), completed_at = now() WHERE snapshot_id = $1`,
-        [request.snapshot_id, inserted.rowCount ?? 0],
+        [request.snapshot_id, inserted],
       );
       await client.query('COMMIT');
       return true;

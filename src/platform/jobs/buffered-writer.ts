@@ -34,6 +34,8 @@ export class BufferedWriter<T> {
   private sequence = 0;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  // A flush queued behind the one in progress takes everything added meanwhile: one is enough.
+  private flushQueued = false;
 
   constructor(private readonly options: BufferedWriterOptions<T>) {}
 
@@ -52,15 +54,20 @@ export class BufferedWriter<T> {
       for (let i = 0; i < dropped; i++) this.buffer.delete(keys.next().value as string | number);
       this.options.dropped?.(dropped);
     }
-    if (flushAtSize !== undefined && this.buffer.size >= flushAtSize) void this.flush();
-    else this.arm(this.options.flushAfterMs);
+    if (flushAtSize !== undefined && this.buffer.size >= flushAtSize) {
+      if (!this.flushQueued) void this.flush();
+    } else this.arm(this.options.flushAfterMs);
   }
 
   /** Writes everything queued so far; resolves when it is stored (or has failed and been handled). */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.flushing = this.flushing.then(() => this.write());
+    this.flushQueued = true;
+    this.flushing = this.flushing.then(() => {
+      this.flushQueued = false;
+      return this.write();
+    });
     return this.flushing;
   }
 

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Pool } from '../../platform/database/pool.js';
 import { BufferedWriter } from '../../platform/jobs/buffered-writer.js';
 import type { Logger } from '../../platform/logging/logger.js';
-import { insertAuthAuditEntries } from './auth-audit-repository.js';
+import { insertAuthAuditEntries, type AuthAuditInsert } from './auth-audit-repository.js';
 
 /** Outcomes of the auth audit log (the spec's, plus `revocation_unavailable` for 503 REVOCATION_UNAVAILABLE). */
 export const authOutcomes = [
@@ -20,16 +20,9 @@ export const authOutcomes = [
 /** One outcome. */
 export type AuthOutcome = (typeof authOutcomes)[number];
 
-/** One request's authentication and authorization decision. */
-export interface AuthAuditEntry {
-  at: Date;
-  actor: string | null;
-  operation: string;
-  resource: string;
-  strategy: string;
+/** One request's authentication and authorization decision (a row as written, its outcome typed). */
+export interface AuthAuditEntry extends AuthAuditInsert {
   outcome: AuthOutcome;
-  failMode: string;
-  requestId: string;
 }
 
 const flushMilliseconds = 500;

@@ -201,7 +201,14 @@ describe('records OpenAPI document against live responses', () => {
       body: { at: new Date().toISOString(), reason: 'month end' },
     });
     const snapshotId = (snapshot.json().data as { snapshot_id: string }).snapshot_id;
-    await send('GET', `${orders}/history/snapshot/${snapshotId}/records`, 400);
+    // The job starts on a request at once and may finish before any read: a snapshot that is not
+    // completed (here one that failed) shows the 400 without a race.
+    const { rows: unfinished } = await app.database.pool.query<{ snapshot_id: string }>(
+      `INSERT INTO records.snapshots (schema_path, at, reason, requested_by, status, error)
+       VALUES ($1, now(), 'unfinished', 'alice', 'failed', 'test') RETURNING snapshot_id::text`,
+      [ordersPath],
+    );
+    await send('GET', `${orders}/history/snapshot/${unfinished[0]!.snapshot_id}/records`, 400);
     await app.service.snapshots.runPending();
     await send('GET', `${orders}/history/snapshot/${snapshotId}`, 200);
     await send('GET', `${orders}/history/snapshot/${snapshotId}/records`, 200);

@@ -146,3 +146,30 @@ void describe('escalation with cancel and terminate (escalation-terminate.bpmn)'
     assert.ok(run.historyOf('elementTerminated').includes('onLate'));
   });
 });
+
+void describe('escalation thrown at a call activity by its child (escalation-caller.bpmn)', async () => {
+  const model = await loadModel('escalation-caller.bpmn');
+  const escalate = (run: Scenario, escalationCode: string) =>
+    run.send({ type: 'escalation', waitId: run.wait('call').waitId, escalationCode });
+
+  void test("the call activity's non-interrupting boundary event catches it; the call goes on waiting", () => {
+    const run = escalate(new Scenario(model).start(), 'late');
+    assert.deepEqual(thrown(run), [{ escalationCode: 'late', caught: true, caughtBy: 'onLate' }]);
+    assert.deepEqual(run.openWaits(), ['call', 'lateTask', 'side']);
+  });
+
+  void test('a code the call activity does not catch goes out to the process catch-all, ending the call', () => {
+    const run = escalate(new Scenario(model).start(), 'other');
+    assert.deepEqual(thrown(run), [{ escalationCode: 'other', caught: true, caughtBy: 'anyStart' }]);
+    assert.deepEqual(run.openWaits(), ['anyTask']);
+    const closed = run.effectsOf('waitClosed').find((effect) => effect.kind === 'callActivity');
+    assert.equal(closed?.reason, 'interrupted', 'the driver cancels the child');
+  });
+
+  void test('an escalation event for a wait that is not a call activity is refused', () => {
+    const run = new Scenario(model).start();
+    const result = run.try({ type: 'escalation', waitId: run.wait('side').waitId, escalationCode: 'late' });
+    assert.ok(!result.ok);
+    assert.equal(result.error.code, 'notApplicable');
+  });
+});

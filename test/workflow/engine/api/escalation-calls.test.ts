@@ -61,6 +61,22 @@ describe('escalation out of a called instance (escalation-calls.bpmn)', () => {
     assert.deepEqual(await openTasksOf(f, parent.id), ['done', 'lateNote'], 'the call activity completed');
   });
 
+  test('an escalation end event ending the child is caught by the caller before the call activity completes', async () => {
+    const parent = await f.start('escalate-parent');
+    const child = await childOf(parent.id);
+    await completeTaskAt(f, child, 'step', { code: 'end' });
+    assert.equal(
+      (await f.instance(child)).state,
+      'completed',
+      'an escalation end event ends like a none end',
+    );
+    assert.deepEqual(await openTasksOf(f, parent.id), ['done', 'lateNote']);
+    assert.deepEqual(await escalations(parent.id), [
+      { element: 'review', escalationCode: 'late', caught: true, caughtBy: 'onLate' },
+    ]);
+    assert.equal(await incidentCount([parent.id, child]), 0);
+  });
+
   test('an interrupting boundary event on the call activity catches it and cancels the child', async () => {
     const parent = await f.start('escalate-parent');
     const child = await childOf(parent.id);

@@ -6,8 +6,9 @@ import type { TokenState, Variables, Wait } from './types.js';
 
 /**
  * Builds the waits of the timer, message and signal boundary events of an activity (error and
- * escalation boundary events wait for nothing: they are found when one is thrown). The caller opens them once the
- * activity itself waits. Returns null after raising an incident when one cannot be built.
+ * escalation boundary events wait for nothing: they are found when one is thrown). The caller opens
+ * them once the activity itself waits. Returns null after raising an incident when one cannot be
+ * built.
  */
 export function prepareBoundaryWaits(run: Run, token: TokenState, element: ElementModel): Wait[] | null {
   // The boundary events of a multi-instance activity belong to its body, not to each instance.

@@ -11,6 +11,11 @@ export interface Signal {
   orgId: string;
   signalName: string;
   variables: Variables;
+  /**
+   * The instance that threw the signal: its own catches got it when it was thrown (in the engine
+   * call that threw it), so the broadcast does not deliver it there again.
+   */
+  thrownBy?: string;
 }
 
 /** Instances a signal started, and instances it was delivered to. */
@@ -40,7 +45,9 @@ export class SignalService {
    * (`db`, a thrown signal's delivery) the deliveries run one after the other on its connection.
    */
   async broadcast(signal: Signal, db: Pool | PoolClient = this.pool): Promise<SignalOutcome> {
-    const subscriptions = await findSignalSubscriptions(db, signal.orgId, signal.signalName);
+    const subscriptions = (await findSignalSubscriptions(db, signal.orgId, signal.signalName)).filter(
+      (subscription) => subscription.instanceId !== signal.thrownBy,
+    );
     const delivered = new Set<string>();
     let next = 0;
     const worker = async () => {

@@ -45,7 +45,7 @@ export function needsCallActivityWork(
         effect.wait.kind === 'callActivity' &&
         state.waits[effect.wait.waitId]) ||
       (effect.type === 'waitClosed' && effect.kind === 'callActivity') ||
-      (effect.type === 'instanceEnded' && parent !== null),
+      ((effect.type === 'instanceEnded' || effect.type === 'escalationPropagated') && parent !== null),
   );
 }
 
@@ -56,7 +56,8 @@ export function needsCallActivityWork(
  * when there is none; a call activity wait that closed without the child (the caller was cancelled
  * or a boundary event interrupted it) cancels the child; a child that ended completes the caller's
  * wait (completed or terminated: with the child's variables, for the output mappings), throws its
- * uncaught BPMN error there, or fails it (cancelled on its own: an incident on the call activity).
+ * uncaught BPMN error there, or fails it (cancelled on its own: an incident on the call activity);
+ * an escalation the child did not catch is thrown at the caller's call activity while the child runs.
  */
 export class CallActivities {
   constructor(private readonly driver: CallActivityDriver) {}
@@ -92,6 +93,10 @@ export class CallActivities {
       await this.startChild(instance, effect.wait, db, depth);
     }
     if (instance.parent_instance_id !== null) {
+      for (const effect of effects) {
+        if (effect.type === 'escalationPropagated')
+          await this.escalateToParent(instance, effect.escalationCode, db, depth);
+      }
       const ended = effects.find((effect) => effect.type === 'instanceEnded');
       if (ended) await this.notifyParent(instance, effects, ended.status, db, depth);
     }
@@ -168,6 +173,22 @@ export class CallActivities {
     } else {
       event = { type: 'complete', waitId, variables: child.variables };
     }
+    await this.ignoreGone(
+      this.driver.apply(child.parent_instance_id, event, undefined, db, Math.max(0, depth - 1)),
+    );
+  }
+
+  // An escalation the child did not catch is thrown at the caller's call activity; the child goes
+  // on, unless an interrupting catch there ends the call activity (which cancels the child).
+  private async escalateToParent(
+    child: InstanceRecord,
+    escalationCode: string,
+    db: Pool | PoolClient,
+    depth: number,
+  ): Promise<void> {
+    const waitId = await findParentWait(db, child.id);
+    if (child.parent_instance_id === null || waitId === null) return;
+    const event: EngineEvent = { type: 'escalation', waitId, escalationCode };
     await this.ignoreGone(
       this.driver.apply(child.parent_instance_id, event, undefined, db, Math.max(0, depth - 1)),
     );

@@ -54,6 +54,14 @@ export function readEventDefinition(
       const errorCode = error === null ? null : str(error, 'errorCode');
       return { kind: 'error', errorCode, errorName: error === null ? null : str(error, 'name') };
     }
+    case 'bpmn:EscalationEventDefinition': {
+      const escalation = child(definition, 'escalationRef');
+      return {
+        kind: 'escalation',
+        escalationCode: escalation === null ? null : str(escalation, 'escalationCode'),
+        escalationName: escalation === null ? null : str(escalation, 'name'),
+      };
+    }
     case 'bpmn:TerminateEventDefinition':
       return { kind: 'terminate' };
     default:

@@ -71,6 +71,12 @@ export type EventDefinition =
       errorCode: string | null;
       errorName: string | null;
     }
+  | {
+      kind: 'escalation';
+      /** From the referenced `bpmn:escalation`'s escalationCode; null on a catch means "catch all". */
+      escalationCode: string | null;
+      escalationName: string | null;
+    }
   | { kind: 'terminate' };
 
 /** Multi-instance loop characteristics (Camunda and Zeebe variants folded into one shape). */
@@ -122,7 +128,7 @@ export interface StartEventModel extends ElementBase {
   isInterrupting: boolean;
 }
 
-/** An end event: none, terminate, error, message or signal. */
+/** An end event: none, terminate, error, escalation, message or signal. */
 export interface EndEventModel extends ElementBase {
   type: 'endEvent';
   eventDefinition: EventDefinition;
@@ -134,7 +140,7 @@ export interface IntermediateCatchEventModel extends ElementBase {
   eventDefinition: EventDefinition;
 }
 
-/** A throwing intermediate event: none (pass-through), message or signal. */
+/** A throwing intermediate event: none (pass-through), message, signal or escalation. */
 export interface IntermediateThrowEventModel extends ElementBase {
   type: 'intermediateThrowEvent';
   eventDefinition: EventDefinition;

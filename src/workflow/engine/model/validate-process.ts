@@ -6,9 +6,9 @@ type Kind = EventDefinition['kind'];
 // Which event definitions each event type may carry.
 const ALLOWED_KINDS: Record<string, readonly Kind[]> = {
   intermediateCatchEvent: ['timer', 'message', 'signal'],
-  intermediateThrowEvent: ['none', 'message', 'signal'],
-  endEvent: ['none', 'terminate', 'error', 'message', 'signal'],
-  boundaryEvent: ['timer', 'message', 'signal', 'error'],
+  intermediateThrowEvent: ['none', 'message', 'signal', 'escalation'],
+  endEvent: ['none', 'terminate', 'error', 'escalation', 'message', 'signal'],
+  boundaryEvent: ['timer', 'message', 'signal', 'error', 'escalation'],
 };
 
 /**
@@ -70,7 +70,7 @@ function checkEvent(element: ElementModel, model: ProcessModel, problems: Proble
   const definition = element.eventDefinition;
   const allowed = ALLOWED_KINDS[element.type];
   if (allowed !== undefined && !allowed.includes(definition.kind)) {
-    const what = definition.kind === 'none' ? 'a none' : `a ${definition.kind}`;
+    const what = /^[aeiou]/.test(definition.kind) ? `an ${definition.kind}` : `a ${definition.kind}`;
     problems.add(element.id, `${element.type} '${element.id}' cannot be ${what} event`);
     return;
   }
@@ -89,6 +89,29 @@ function checkEvent(element: ElementModel, model: ProcessModel, problems: Proble
     }
     if (element.type === 'boundaryEvent' && !element.cancelActivity) {
       problems.add(element.id, `error boundary event '${element.id}' must interrupt its activity`);
+    }
+  }
+  if (definition.kind === 'escalation') checkEscalation(element, definition.escalationCode, model, problems);
+}
+
+// A throw names the escalation it raises; a boundary catch only makes sense where an escalation can
+// come from: inside a sub-process, or out of a called instance (Camunda 7 allows nothing else).
+function checkEscalation(
+  element: ElementModel,
+  escalationCode: string | null,
+  model: ProcessModel,
+  problems: Problems,
+): void {
+  if ((element.type === 'endEvent' || element.type === 'intermediateThrowEvent') && escalationCode === null) {
+    problems.add(element.id, `escalation event '${element.id}' has no escalation code`);
+  }
+  if (element.type === 'boundaryEvent') {
+    const host = model.elements[element.attachedTo];
+    if (host !== undefined && host.type !== 'subProcess' && host.type !== 'callActivity') {
+      problems.add(
+        element.id,
+        `escalation boundary event '${element.id}' must be attached to a sub-process or call activity, not ${host.type} '${host.id}'`,
+      );
     }
   }
 }

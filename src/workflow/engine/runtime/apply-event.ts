@@ -1,10 +1,8 @@
 import type { ProcessModel } from '../model/index.js';
 import { reopenActivityWait } from './activities.js';
-import { triggerBoundary } from './boundary.js';
 import { throwBpmnError } from './bpmn-errors.js';
-import { triggerEventSubProcess } from './event-sub-processes.js';
+import { throwEscalation } from './escalations.js';
 import { propagateToCaller } from './call-errors.js';
-import { takeEventBranch } from './gateways.js';
 import { cloneJson, nonJsonPath } from './json.js';
 import { continueMultiInstance } from './multi-instance.js';
 import type { EngineContext, EngineError, EngineEvent, EngineResult } from './protocol.js';
@@ -14,6 +12,7 @@ import { endInstance } from './scope-end.js';
 import { terminateToken } from './terminate.js';
 import type { Incident, InstanceState, Variables, Wait } from './types.js';
 import { setLocalVariables } from './variables.js';
+import { triggerWait } from './wait-triggers.js';
 
 /**
  * Applies one event to an instance and runs it until every token waits again. The input state is
@@ -73,7 +72,17 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
     case 'complete': {
       const wait = run.state.waits[event.waitId];
       if (wait === undefined) return waitNotFound(event.waitId);
-      complete(run, wait, variables);
+      triggerWait(run, wait, variables);
+      return null;
+    }
+    case 'escalation': {
+      const wait = run.state.waits[event.waitId];
+      if (wait === undefined) return waitNotFound(event.waitId);
+      const token = run.token(wait.tokenId);
+      if (wait.kind !== 'callActivity' || wait.role.kind !== 'activity' || token === undefined) {
+        return { code: 'notApplicable', message: `wait '${wait.waitId}' is not a call activity's` };
+      }
+      throwEscalation(run, { callActivity: token }, event.escalationCode);
       return null;
     }
     case 'bpmnError': {
@@ -114,24 +123,6 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
       const type = (event as { type?: unknown }).type;
       return { code: 'notApplicable', message: `unknown event type ${JSON.stringify(type)}` };
     }
-  }
-}
-
-function complete(run: Run, wait: Wait, variables: Variables | null): void {
-  switch (wait.role.kind) {
-    case 'activity':
-      run.closeWait(wait.waitId, 'completed');
-      run.schedule({ kind: 'complete', tokenId: wait.tokenId, variables });
-      return;
-    case 'boundary':
-      triggerBoundary(run, wait, variables);
-      return;
-    case 'eventGateway':
-      takeEventBranch(run, wait, variables);
-      return;
-    case 'eventSubProcess':
-      triggerEventSubProcess(run, wait, variables);
-      return;
   }
 }
 

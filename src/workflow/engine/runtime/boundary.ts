@@ -1,13 +1,14 @@
 import type { ElementModel } from '../model/index.js';
-import { buildCatchWait } from './catch-waits.js';
+import { buildCatchWait, isThrownTo } from './catch-waits.js';
 import type { Run } from './run.js';
 import { terminateToken } from './terminate.js';
 import type { TokenState, Variables, Wait } from './types.js';
 
 /**
- * Builds the waits of the timer, message and signal boundary events of an activity (error boundary
- * events wait for nothing: they are found when an error is thrown). The caller opens them once the
- * activity itself waits. Returns null after raising an incident when one cannot be built.
+ * Builds the waits of the timer, message and signal boundary events of an activity (error and
+ * escalation boundary events wait for nothing: they are found when one is thrown). The caller opens
+ * them once the activity itself waits. Returns null after raising an incident when one cannot be
+ * built.
  */
 export function prepareBoundaryWaits(run: Run, token: TokenState, element: ElementModel): Wait[] | null {
   // The boundary events of a multi-instance activity belong to its body, not to each instance.
@@ -15,7 +16,7 @@ export function prepareBoundaryWaits(run: Run, token: TokenState, element: Eleme
   const waits: Wait[] = [];
   for (const boundaryId of element.boundaryEventIds) {
     const boundary = run.element(boundaryId);
-    if (boundary.type !== 'boundaryEvent' || boundary.eventDefinition.kind === 'error') continue;
+    if (boundary.type !== 'boundaryEvent' || isThrownTo(boundary.eventDefinition.kind)) continue;
     const role = {
       kind: 'boundary' as const,
       boundaryEventId: boundaryId,

@@ -12,6 +12,11 @@ export type CatchWaitResult =
 export type CatchTrigger =
   EventDefinition | { kind: 'receive'; messageName: string; correlationKey: string | null };
 
+/** Event kinds thrown to their catchers instead of waited for: error and escalation. */
+export function isThrownTo(kind: EventDefinition['kind']): boolean {
+  return kind === 'error' || kind === 'escalation';
+}
+
 /**
  * Builds the wait of a catching event (intermediate catch, receive task, boundary event, branch of
  * an event-based gateway). Timer expressions and correlation keys are evaluated now, against the

@@ -1,6 +1,6 @@
 import type { ScopeModel } from '../model/index.js';
 import { startBoundaryToken } from './boundary.js';
-import { buildCatchWait } from './catch-waits.js';
+import { buildCatchWait, isThrownTo } from './catch-waits.js';
 import type { WaitCloseReason } from './protocol.js';
 import type { Run } from './run.js';
 import { terminateToken } from './terminate.js';
@@ -8,7 +8,7 @@ import type { TokenState, Variables, Wait } from './types.js';
 
 /**
  * Opens the start-event waits of the timer, message and signal event sub-processes of a scope that
- * has just started (error event sub-processes wait for nothing: a thrown error finds them). The waits
+ * has just started (error and escalation event sub-processes wait for nothing: a throw finds them). The waits
  * belong to `ownerId`, the scope's owner token (or the root scope's id), so they close with it.
  * Returns false after raising an incident on `blame` when a timer or correlation key cannot be
  * evaluated; nothing is opened then.
@@ -27,7 +27,8 @@ export function openEventSubProcesses(
     const esp = run.element(espId);
     const startId = esp.type === 'subProcess' ? esp.startEventIds[0] : undefined;
     const start = startId === undefined ? undefined : run.element(startId);
-    if (start?.type !== 'startEvent' || start.eventDefinition.kind === 'error') continue;
+    // Error and escalation starts wait for nothing: a throw finds them.
+    if (start?.type !== 'startEvent' || isThrownTo(start.eventDefinition.kind)) continue;
     const role = { kind: 'eventSubProcess' as const, scopeId, interrupting: start.isInterrupting };
     const built = buildCatchWait(run, standIn, start.id, start.eventDefinition, role);
     if (!built.ok) {
@@ -49,25 +50,41 @@ export function triggerEventSubProcess(run: Run, wait: Wait, variables: Variable
   if (wait.role.kind !== 'eventSubProcess') return;
   const { scopeId, interrupting } = wait.role;
   if (run.state.scopes[scopeId] === undefined) return;
-  const start = run.element(wait.elementId);
-  const espId = start.parentId;
   const oneShot = wait.kind === 'timer' && wait.timer.kind !== 'cycle';
-  if (interrupting) {
-    closeEventSubProcessWaits(run, scopeId, 'interrupted');
-    for (const token of run.tokensIn(scopeId)) {
-      if (run.token(token.id) !== undefined) terminateToken(run, token, 'interrupted');
-    }
-  } else if (oneShot) {
-    run.closeWait(wait.waitId, 'completed');
-  }
+  if (interrupting) interruptScope(run, scopeId);
+  else if (oneShot) run.closeWait(wait.waitId, 'completed');
+  startEventSubProcess(run, scopeId, wait.elementId, variables, { interrupting });
+}
+
+/**
+ * Starts an event sub-process of a scope from its start event `startId` (the caller has already
+ * ended what an interrupting start ends): a token at the sub-process, whose own event sub-processes
+ * start listening, and a token leaving the start event with `variables`.
+ */
+export function startEventSubProcess(
+  run: Run,
+  scopeId: string,
+  startId: string,
+  variables: Variables | null,
+  data: Record<string, string | boolean>,
+): void {
+  const espId = run.element(startId).parentId;
   const esp = run.newToken(espId, scopeId, null);
   esp.phase = 'waiting';
-  run.history('elementActivated', espId, esp.id, { interrupting });
+  run.history('elementActivated', espId, esp.id, data);
   const local = run.localScopeOf(esp);
   // An event sub-process is a scope too: its own event sub-processes listen while it runs.
   const espModel = run.element(espId);
   if (espModel.type === 'subProcess' && !openEventSubProcesses(run, local.id, esp.id, espModel, esp)) return;
-  startBoundaryToken(run, start.id, local.id, esp.id, variables, {});
+  startBoundaryToken(run, startId, local.id, esp.id, variables, {});
+}
+
+/** Ends everything in a scope, its event sub-process waits too: an interrupting event sub-process starts. */
+export function interruptScope(run: Run, scopeId: string): void {
+  closeEventSubProcessWaits(run, scopeId, 'interrupted');
+  for (const token of run.tokensIn(scopeId)) {
+    if (run.token(token.id) !== undefined) terminateToken(run, token, 'interrupted');
+  }
 }
 
 /** Closes the event sub-process waits of a scope (an interrupting one fired there). */

@@ -2,11 +2,13 @@ import type { ElementModel, EndEventModel } from '../model/index.js';
 import { enterActivity } from './activities.js';
 import { openWaits } from './boundary.js';
 import { throwBpmnError } from './bpmn-errors.js';
+import { throwEscalation } from './escalations.js';
 import { openEventSubProcesses } from './event-sub-processes.js';
 import { propagateToCaller } from './call-errors.js';
 import { buildCatchWait, evaluateCorrelationKey } from './catch-waits.js';
 import type { Run } from './run.js';
 import { endInstance, tokenEnded } from './scope-end.js';
+import { catchOwnSignal } from './signals.js';
 import { terminateToken } from './terminate.js';
 import type { TokenState } from './types.js';
 import { messagePayload } from './variables.js';
@@ -18,8 +20,10 @@ type EventElement = Extract<
 
 /**
  * Enters an event. Start and none events pass through; catch events open a wait; message and signal
- * throws hand an effect to the driver (or a job, when a worker implements the message); terminate
- * and error end events end their scope or throw.
+ * throws hand an effect to the driver (or a job, when a worker implements the message), a signal
+ * reaching this instance's own catches at once; an escalation is thrown to the enclosing catches and
+ * the thrower goes on unless an interrupting one ended it; terminate and error end events end their
+ * scope or throw.
  */
 export function enterEvent(run: Run, token: TokenState, element: EventElement): void {
   const definition = element.eventDefinition;
@@ -77,7 +81,14 @@ export function enterEvent(run: Run, token: TokenState, element: EventElement): 
       signalName: definition.signalName,
       variables,
     });
+    catchOwnSignal(run, definition.signalName, variables);
   }
+  if (definition.kind === 'escalation') {
+    const source = { scopeId: token.scopeId, elementId: element.id, tokenId: token.id };
+    throwEscalation(run, source, definition.escalationCode ?? '');
+  }
+  // A catch in this instance (an interrupting one) may have ended the thrower.
+  if (run.token(token.id) === undefined) return;
   run.schedule({ kind: 'complete', tokenId: token.id, variables: null });
 }
 

@@ -37,6 +37,11 @@ export type EngineEvent =
   | { type: 'complete'; waitId: string; variables?: Variables }
   /** A worker or script reports a BPMN error: caught by the nearest matching error boundary, else an incident. */
   | { type: 'bpmnError'; waitId: string; errorCode: string; message?: string; variables?: Variables }
+  /**
+   * The instance a call activity wait started threw an escalation nothing in it caught: thrown again
+   * at the call activity, where an escalation boundary event (or an enclosing catch) may catch it.
+   */
+  | { type: 'escalation'; waitId: string; escalationCode: string }
   /** A job ran out of retries: an incident on the wait's element. */
   | { type: 'fail'; waitId: string; message: string }
   /** Resume the token of an incident. */
@@ -60,6 +65,8 @@ export type HistoryKind =
   | 'gatewayDecision'
   | 'variablesUpdated'
   | 'errorThrown'
+  /** An escalation was thrown: its code, whether it was caught and by which element. */
+  | 'escalationThrown'
   | 'incidentRaised'
   | 'incidentResolved'
   | 'instanceEnded'
@@ -101,6 +108,11 @@ export type Effect =
     }
   /** An uncaught BPMN error ended a called instance; the driver throws it at the caller's call activity. */
   | { type: 'errorPropagated'; errorCode: string; variables: Variables }
+  /**
+   * An escalation nothing in this called instance caught; the driver throws it at the caller's call
+   * activity. Unlike an error the instance goes on (unless the caller's catch interrupts it).
+   */
+  | { type: 'escalationPropagated'; escalationCode: string }
   | { type: 'signalThrown'; elementId: string; signalName: string; variables: Variables }
   | { type: 'instanceEnded'; status: Extract<InstanceStatus, 'completed' | 'cancelled' | 'terminated'> };
 

@@ -211,13 +211,6 @@ const cases: [string, string, string, string | null, RegExp][] = [
     /event-based gateway 'g' is followed by task 't'; only catch events and receive tasks may follow it/,
   ],
   [
-    'escalation events are unsupported',
-    around(eventWith('intermediateThrowEvent', 't', '<bpmn:escalationEventDefinition/>'), 't'),
-    '',
-    't',
-    /escalationEventDefinition on 't' is not supported/,
-  ],
-  [
     'compensation events are unsupported',
     around(eventWith('intermediateThrowEvent', 't', '<bpmn:compensateEventDefinition/>'), 't'),
     '',

@@ -1,10 +1,7 @@
 import type { ProcessModel } from '../model/index.js';
 import { reopenActivityWait } from './activities.js';
-import { triggerBoundary } from './boundary.js';
 import { throwBpmnError } from './bpmn-errors.js';
-import { triggerEventSubProcess } from './event-sub-processes.js';
 import { propagateToCaller } from './call-errors.js';
-import { takeEventBranch } from './gateways.js';
 import { cloneJson, nonJsonPath } from './json.js';
 import { continueMultiInstance } from './multi-instance.js';
 import type { EngineContext, EngineError, EngineEvent, EngineResult } from './protocol.js';
@@ -14,6 +11,7 @@ import { endInstance } from './scope-end.js';
 import { terminateToken } from './terminate.js';
 import type { Incident, InstanceState, Variables, Wait } from './types.js';
 import { setLocalVariables } from './variables.js';
+import { triggerWait } from './wait-triggers.js';
 
 /**
  * Applies one event to an instance and runs it until every token waits again. The input state is
@@ -73,7 +71,7 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
     case 'complete': {
       const wait = run.state.waits[event.waitId];
       if (wait === undefined) return waitNotFound(event.waitId);
-      complete(run, wait, variables);
+      triggerWait(run, wait, variables);
       return null;
     }
     case 'bpmnError': {
@@ -117,24 +115,6 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
   }
 }
 
-function complete(run: Run, wait: Wait, variables: Variables | null): void {
-  switch (wait.role.kind) {
-    case 'activity':
-      run.closeWait(wait.waitId, 'completed');
-      run.schedule({ kind: 'complete', tokenId: wait.tokenId, variables });
-      return;
-    case 'boundary':
-      triggerBoundary(run, wait, variables);
-      return;
-    case 'eventGateway':
-      takeEventBranch(run, wait, variables);
-      return;
-    case 'eventSubProcess':
-      triggerEventSubProcess(run, wait, variables);
-      return;
-  }
-}
-
 function bpmnError(
   run: Run,
   wait: Wait,
@@ -169,6 +149,11 @@ function fail(run: Run, wait: Wait, message: string): void {
 
 function retry(run: Run, incident: Incident): void {
   run.resolveIncident(incident, 'retried');
+  // A conditional event's owner keeps waiting: only its condition is evaluated again.
+  if (incident.retry.action === 'evaluateCondition') {
+    run.schedule({ kind: 'conditions', waitIds: [incident.retry.waitId] });
+    return;
+  }
   const token = run.token(incident.tokenId);
   if (token === undefined) return;
   token.phase = 'active';

@@ -5,7 +5,7 @@ import { terminateToken } from './terminate.js';
 import type { TokenState, Variables, Wait } from './types.js';
 
 /**
- * Builds the waits of the timer, message and signal boundary events of an activity (error boundary
+ * Builds the waits of the timer, message, signal and conditional boundary events of an activity (error boundary
  * events wait for nothing: they are found when an error is thrown). The caller opens them once the
  * activity itself waits. Returns null after raising an incident when one cannot be built.
  */
@@ -39,13 +39,16 @@ export function openWaits(run: Run, waits: readonly Wait[]): void {
 /**
  * A boundary event fired. Interrupting: the activity is terminated and a token leaves the boundary
  * event. Non-interrupting: the activity goes on and a new token leaves the boundary event; the wait
- * stays open for a timer cycle (the driver schedules the next occurrence) and closes otherwise.
+ * stays open for a timer cycle (the driver schedules the next occurrence) and a condition (it fires
+ * again on a later change), and closes otherwise.
  */
 export function triggerBoundary(run: Run, wait: Wait, variables: Variables | null): void {
   if (wait.role.kind !== 'boundary') return;
   const host = run.token(wait.tokenId);
   if (host === undefined) return;
-  const repeats = !wait.role.interrupting && wait.kind === 'timer' && wait.timer.kind === 'cycle';
+  const repeats =
+    !wait.role.interrupting &&
+    ((wait.kind === 'timer' && wait.timer.kind === 'cycle') || wait.kind === 'conditional');
   if (!repeats) run.closeWait(wait.waitId, 'completed');
   if (wait.role.interrupting) terminateToken(run, host, 'interrupted');
   startBoundaryToken(run, wait.role.boundaryEventId, host.scopeId, host.id, variables, {});

@@ -1,0 +1,50 @@
+import { listeningScope } from './condition-watch.js';
+import { evaluateFeel } from './feel.js';
+import type { Run } from './run.js';
+import type { ConditionalWait, TokenState } from './types.js';
+import { visibleVariables } from './variables.js';
+import { triggerWait } from './wait-triggers.js';
+
+/**
+ * Evaluates the conditions of conditional waits (when opened, after a variable change they see, on
+ * retry) and fires each that is `true`, in the order given. A wait closed by an earlier one (an
+ * interrupting event) is skipped. A condition that fails or gives something other than a boolean or
+ * null raises an incident on the event; its wait stays open but is not evaluated again until the
+ * incident is retried.
+ */
+export function evaluateConditions(run: Run, waitIds: readonly string[]): void {
+  for (const waitId of waitIds) {
+    const wait = run.state.waits[waitId];
+    if (wait?.kind !== 'conditional' || hasOpenIncident(run, waitId)) continue;
+    const scopeId = listeningScope(run.state, wait);
+    if (scopeId === null) continue;
+    const result = evaluateFeel(wait.condition, visibleVariables(run.state, scopeId));
+    if (!result.ok || (result.value !== null && typeof result.value !== 'boolean')) {
+      const why = result.ok ? `gave ${JSON.stringify(result.value)}, not a boolean` : result.message;
+      const message = `condition of '${wait.elementId}': ${why}`;
+      const retry = { action: 'evaluateCondition' as const, waitId };
+      run.raiseIncident(standIn(wait, scopeId), 'expression', message, retry, waitId);
+      continue;
+    }
+    if (result.value === true) triggerWait(run, wait, null);
+  }
+}
+
+function hasOpenIncident(run: Run, waitId: string): boolean {
+  return Object.values(run.state.incidents).some((incident) => incident.waitId === waitId);
+}
+
+// The incident names the conditional event and the wait's owner (the waiting token, or the scope of
+// an event sub-process), without stopping the owner: it still waits for its own work.
+function standIn(wait: ConditionalWait, scopeId: string): TokenState {
+  return {
+    id: wait.tokenId,
+    elementId: wait.elementId,
+    scopeId,
+    localScopeId: null,
+    arrivedVia: null,
+    phase: 'waiting',
+    multiInstance: null,
+    loopCounter: null,
+  };
+}

@@ -161,3 +161,26 @@ void describe('nested conditional events (conditional-nested.bpmn)', async () =>
     assert.deepEqual(run.openWaits(), ['ready', 'warn', 'warned', 'warned']);
   });
 });
+
+void describe('a conditional branch of an event-based gateway (conditional-event-gateway.bpmn)', async () => {
+  const model = await loadModel('conditional-event-gateway.bpmn');
+
+  void test('a condition true when the gateway is reached takes its branch at once', () => {
+    const run = new Scenario(model).start({ approved: true });
+    assert.deepEqual(run.openWaits(), ['approved']);
+  });
+
+  void test('a later variable change takes the conditional branch and withdraws the timer', () => {
+    const run = new Scenario(model).start({});
+    assert.deepEqual(run.openWaits(), ['approvedWhen', 'tooLate']);
+    set(run, { approved: true });
+    assert.deepEqual(run.openWaits(), ['approved']);
+  });
+
+  void test('the timer firing first withdraws the conditional branch', () => {
+    const run = new Scenario(model).start({});
+    run.complete('tooLate');
+    set(run, { approved: true });
+    assert.deepEqual(run.openWaits(), ['late']);
+  });
+});

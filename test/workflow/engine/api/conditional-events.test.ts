@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
+import { historyOf } from './event-helpers.js';
+
+/** Open user tasks of an instance, by element id, sorted. */
+async function userTasksOf(f: EngineFixture, instanceId: string): Promise<string[]> {
+  const { rows } = await f.workflow.database.pool.query<{ activity_id: string }>(
+    'SELECT activity_id FROM user_tasks WHERE process_instance_id = $1 ORDER BY activity_id',
+    [instanceId],
+  );
+  return rows.map((row) => row.activity_id);
+}
+
+describe('conditional boundary events through the service', () => {
+  let f: EngineFixture;
+  before(async () => {
+    f = await createEngineFixture();
+    assert.equal((await f.deploy('conditional-review.bpmn')).statusCode, 201);
+  });
+  after(() => f.close());
+
+  const patchVariables = (id: string, variables: Record<string, unknown>) =>
+    f.workflow.request({
+      method: 'PATCH',
+      url: `/api/v1/process-instances/${id}/variables`,
+      token: f.tokens.operator,
+      body: { variables },
+    });
+
+  test('PATCH variables fires the non-interrupting boundary each time, then the interrupting one', async () => {
+    const instance = await f.start('conditionalReview', { status: 'open', priority: 1 });
+    assert.deepEqual(await userTasksOf(f, instance.id), ['review']);
+    assert.equal((await patchVariables(instance.id, { priority: 8 })).statusCode, 200);
+    assert.deepEqual(await userTasksOf(f, instance.id), ['escalate', 'review']);
+    assert.equal((await patchVariables(instance.id, { note: 'x' })).statusCode, 200);
+    assert.deepEqual(
+      await userTasksOf(f, instance.id),
+      ['escalate', 'review'],
+      'another variable is filtered out',
+    );
+    assert.equal((await patchVariables(instance.id, { status: 'withdrawn' })).statusCode, 200);
+    assert.deepEqual(await userTasksOf(f, instance.id), ['archive', 'escalate']);
+    assert.ok((await historyOf(f, instance.id, 'elementTerminated')).includes('review'));
+    const detail = await f.instance(instance.id);
+    assert.equal(detail.state, 'running');
+  });
+
+  test('an external task completed in a parallel branch interrupts the user task', async () => {
+    const instance = await f.start('conditionalReview', { status: 'open' });
+    const [task] = (await f.fetch('worker-1', 'check')).filter((t) => t.process_instance_id === instance.id);
+    assert.ok(task);
+    const done = await f.workflow.request({
+      method: 'POST',
+      url: `/api/v1/external-tasks/${task.id}/complete`,
+      body: { worker_id: 'worker-1', variables: { status: 'withdrawn' } },
+    });
+    assert.equal(done.statusCode, 204, done.body);
+    assert.deepEqual(await userTasksOf(f, instance.id), ['archive']);
+    assert.deepEqual((await f.instance(instance.id)).active_element_ids, ['archive']);
+  });
+
+  test('a condition true when the task is reached interrupts it before anyone sees it', async () => {
+    const instance = await f.start('conditionalReview', { status: 'withdrawn' });
+    assert.deepEqual(await userTasksOf(f, instance.id), ['archive']);
+  });
+});

@@ -26,8 +26,26 @@ export function evaluateConditions(run: Run, waitIds: readonly string[]): void {
       run.raiseIncident(standIn(wait, scopeId), 'expression', message, retry, waitId);
       continue;
     }
-    if (result.value === true) triggerWait(run, wait, null);
+    if (result.value === true && withinFiringLimit(run, wait, scopeId)) triggerWait(run, wait, null);
   }
+}
+
+// Firings of each conditional wait in one engine call.
+const firings = new WeakMap<Run, Map<string, number>>();
+
+// A non-interrupting event whose own path writes what it listens to would fire for ever within the
+// call (its new tokens do not inherit a growing step count): past maxStepsPerCall firings in one
+// call it stops with a step-limit incident instead; retrying evaluates it again in a fresh call.
+function withinFiringLimit(run: Run, wait: ConditionalWait, scopeId: string): boolean {
+  const counts = firings.get(run) ?? new Map<string, number>();
+  firings.set(run, counts);
+  const count = (counts.get(wait.waitId) ?? 0) + 1;
+  counts.set(wait.waitId, count);
+  if (count <= run.ctx.maxStepsPerCall) return true;
+  const message = `'${wait.elementId}' fired ${run.ctx.maxStepsPerCall} times in one call: does its path change what its condition reads?`;
+  const retry = { action: 'evaluateCondition' as const, waitId: wait.waitId };
+  run.raiseIncident(standIn(wait, scopeId), 'stepLimit', message, retry, wait.waitId);
+  return false;
 }
 
 function hasOpenIncident(run: Run, waitId: string): boolean {

@@ -184,3 +184,20 @@ void describe('a conditional branch of an event-based gateway (conditional-event
     assert.deepEqual(run.openWaits(), ['late']);
   });
 });
+
+void describe('a non-interrupting condition its own path keeps true (conditional-loop.bpmn)', async () => {
+  const model = await loadModel('conditional-loop.bpmn');
+
+  void test('stops with a step-limit incident on the event after maxStepsPerCall firings; retry goes on', () => {
+    const run = new Scenario(model, 20).start({ x: 0 });
+    set(run, { x: 1 });
+    const [incident] = run.incidents();
+    assert.equal(incident?.kind, 'stepLimit');
+    assert.equal(incident?.elementId, 'bump');
+    assert.equal(run.variables().x, 21);
+    assert.deepEqual(run.tokens(), ['u'], 'the activity still waits');
+    run.send({ type: 'retryIncident', incidentId: incident?.incidentId ?? '' });
+    assert.equal(run.variables().x, 41);
+    assert.equal(run.incidents().length, 1);
+  });
+});

@@ -30,6 +30,24 @@ export function evaluateConditions(run: Run, waitIds: readonly string[]): void {
   }
 }
 
+/**
+ * An activity about to leave first evaluates the changes queued for its own conditional boundary
+ * events (what it completed with, its outputs): Camunda 7 dispatches pending variable events before
+ * an activity is left, so a task completed with variables that meet an interrupting boundary
+ * condition is interrupted instead, and a non-interrupting one fires as the task completes. Returns
+ * false when the activity was interrupted.
+ */
+export function evaluateOwnConditions(run: Run, token: TokenState): boolean {
+  const queued = run
+    .waitsOf(token.id)
+    .filter((wait) => wait.kind === 'conditional' && wait.role.kind === 'boundary')
+    .flatMap((wait) => Array.from({ length: run.pendingEvaluations(wait.waitId) }, () => wait.waitId));
+  if (queued.length === 0) return true;
+  run.settleEvaluations(queued);
+  evaluateConditions(run, queued);
+  return run.token(token.id) !== undefined;
+}
+
 // Firings of each conditional wait in one engine call.
 const firings = new WeakMap<Run, Map<string, number>>();
 

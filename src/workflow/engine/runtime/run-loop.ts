@@ -50,6 +50,7 @@ export function isLive(status: string): boolean {
 
 function perform(run: Run, action: Action): void {
   if (action.kind === 'conditions') {
+    run.settleEvaluations(action.waitIds);
     evaluateConditions(run, action.waitIds);
     return;
   }

@@ -97,7 +97,28 @@ export class Run {
 
   /** Queues an action at the end of the agenda. */
   schedule(action: Action): void {
+    if (action.kind === 'conditions') {
+      for (const id of action.waitIds)
+        this.pendingConditions.set(id, (this.pendingConditions.get(id) ?? 0) + 1);
+    }
     this.agenda.push(action);
+  }
+
+  // Queued evaluations by conditional wait, so an activity about to leave can run its own first.
+  private readonly pendingConditions = new Map<string, number>();
+
+  /** How many evaluations of a conditional wait are queued. */
+  pendingEvaluations(waitId: string): number {
+    return this.pendingConditions.get(waitId) ?? 0;
+  }
+
+  /** Marks queued evaluations of these waits as done (run now, or by their action). */
+  settleEvaluations(waitIds: readonly string[]): void {
+    for (const id of waitIds) {
+      const left = (this.pendingConditions.get(id) ?? 0) - 1;
+      if (left > 0) this.pendingConditions.set(id, left);
+      else this.pendingConditions.delete(id);
+    }
   }
 
   /** Takes the next action off the agenda; undefined when it is empty. */
@@ -115,6 +136,7 @@ export class Run {
   clearAgenda(): void {
     this.agenda.length = 0;
     this.agendaHead = 0;
+    this.pendingConditions.clear();
   }
 
   /** Creates a token at an element; it inherits the step count of `parent` when given. */

@@ -60,6 +60,27 @@ describe('conditional boundary events through the service', () => {
     assert.deepEqual((await f.instance(instance.id)).active_element_ids, ['archive']);
   });
 
+  test('a user task completed with variables meeting its interrupting condition follows the boundary', async () => {
+    const instance = await f.start('conditionalReview', { status: 'open' });
+    const tasks = (
+      await f.workflow.request({
+        method: 'GET',
+        url: `/api/v1/tasks?org_id=${f.orgId}&process_instance_id=${instance.id}`,
+        token: f.tokens.reader,
+      })
+    ).json() as { id: string }[];
+    assert.equal(tasks.length, 1);
+    const done = await f.workflow.request({
+      method: 'POST',
+      url: `/api/v1/tasks/${tasks[0]?.id}/complete`,
+      token: f.tokens.operator,
+      body: { variables: { status: 'withdrawn' } },
+    });
+    assert.equal(done.statusCode, 204, done.body);
+    assert.deepEqual(await userTasksOf(f, instance.id), ['archive']);
+    assert.ok((await historyOf(f, instance.id, 'elementTerminated')).includes('review'));
+  });
+
   test('a condition true when the task is reached interrupts it before anyone sees it', async () => {
     const instance = await f.start('conditionalReview', { status: 'withdrawn' });
     assert.deepEqual(await userTasksOf(f, instance.id), ['archive']);

@@ -94,6 +94,21 @@ void describe('conditional boundary events (conditional-boundary.bpmn)', async (
     assert.equal(run.state.status, 'running');
   });
 
+  void test('a task completed with variables meeting its interrupting condition is interrupted instead (Camunda 7)', () => {
+    const run = new Scenario(model).start({});
+    run.complete('review', { status: 'changed' });
+    assert.deepEqual(run.openWaits(), ['redo', 'work']);
+    assert.ok(run.historyOf('elementTerminated').includes('review'));
+    assert.ok(!run.historyOf('elementCompleted').includes('review'));
+  });
+
+  void test('a task completed with variables meeting a non-interrupting condition fires it and completes', () => {
+    const run = new Scenario(model).start({});
+    run.complete('review', { priority: 9 });
+    assert.deepEqual(run.openWaits(), ['notify', 'work']);
+    assert.ok(run.historyOf('elementCompleted').includes('review'));
+  });
+
   void test('completing the activity withdraws its conditional boundaries and their incidents', () => {
     const run = new Scenario(model).start({});
     set(run, { flag: 'maybe' });

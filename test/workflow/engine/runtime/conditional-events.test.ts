@@ -155,7 +155,16 @@ void describe('nested conditional events (conditional-nested.bpmn)', async () =>
   void test('a change seen by a boundary inside a sub-process fires it', () => {
     const run = new Scenario(model).start({});
     set(run, { level: 5 });
-    assert.deepEqual(run.openWaits(), ['fixed', 'subCond']);
+    assert.deepEqual(run.openWaits(), ['fixed', 'onNote', 'subCond']);
+  });
+
+  void test('an event sub-process inside a sub-process fires on a root change and ends with it', () => {
+    const run = new Scenario(model).start({});
+    set(run, { note: 'look' });
+    assert.deepEqual(run.openWaits(), ['inner', 'innerCond', 'noted', 'onNote', 'subCond']);
+    set(run, { abort: true });
+    assert.deepEqual(run.openWaits(), ['aborted']);
+    assert.ok(run.historyOf('elementTerminated').includes('noted'));
   });
 
   void test('evaluation is top-down: the sub-process boundary interrupts before the inner one is looked at', () => {

@@ -81,6 +81,32 @@ describe('conditional boundary events through the service', () => {
     assert.ok((await historyOf(f, instance.id, 'elementTerminated')).includes('review'));
   });
 
+  test('a condition that is not a boolean is an incident on the event; retry evaluates it again', async () => {
+    const instance = await f.start('conditionalReview', { status: 'open' });
+    assert.equal((await patchVariables(instance.id, { flag: 'maybe' })).statusCode, 200);
+    const failed = await f.instance(instance.id);
+    assert.equal(failed.state, 'incident');
+    const incidents = failed.incidents as { activity_id: string; kind: string }[];
+    assert.deepEqual(
+      incidents.map((incident) => `${incident.kind}:${incident.activity_id}`),
+      ['expression:flagCheck'],
+    );
+    assert.equal((await patchVariables(instance.id, { flag: true })).statusCode, 200);
+    assert.deepEqual(
+      await userTasksOf(f, instance.id),
+      ['review'],
+      'not evaluated while the incident is open',
+    );
+    const retried = await f.workflow.request({
+      method: 'POST',
+      url: `/api/v1/process-instances/${instance.id}/retry`,
+      token: f.tokens.operator,
+    });
+    assert.ok(retried.statusCode < 300, retried.body);
+    assert.equal((await f.instance(instance.id)).state, 'running');
+    assert.deepEqual(await userTasksOf(f, instance.id), ['flagged', 'review']);
+  });
+
   test('a condition true when the task is reached interrupts it before anyone sees it', async () => {
     const instance = await f.start('conditionalReview', { status: 'withdrawn' });
     assert.deepEqual(await userTasksOf(f, instance.id), ['archive']);

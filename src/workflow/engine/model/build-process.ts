@@ -100,6 +100,13 @@ function recordStart(
   const kind = element.eventDefinition.kind;
   if (kind === 'none' || kind === 'timer' || kind === 'message' || kind === 'signal') {
     model.startEventIds[kind].push(element.id);
+  } else if (kind === 'conditional') {
+    // Camunda 7 starts such a process only through its evaluateConditions API; weft has no
+    // request that evaluates conditions of undeployed instances.
+    walk.problems.add(
+      element.id,
+      `conditional start event '${element.id}' is only supported as the start of an event sub-process: a process-level conditional start would need an API that evaluates conditions to start instances (Camunda 7's evaluateConditions), which weft does not have; start the process with a none or message start event instead`,
+    );
   } else {
     walk.problems.add(
       element.id,

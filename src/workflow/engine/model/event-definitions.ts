@@ -1,10 +1,21 @@
 import { feelExpression, isJuel, staticValue } from './expressions.js';
 import { readJob } from './job-definition.js';
 import type { ModdleNode } from './moddle-node.js';
-import { bodyOf, bpmnTypeName, child, extension, genericAttr, list, nsAttr, NS, str } from './moddle-node.js';
+import {
+  bodyOf,
+  bool,
+  bpmnTypeName,
+  child,
+  extension,
+  genericAttr,
+  list,
+  nsAttr,
+  NS,
+  str,
+} from './moddle-node.js';
 import type { Problems } from './problems.js';
 import { timerProblem } from '../schedule/schedule.js';
-import type { EventDefinition, TimerDefinition } from './types.js';
+import type { ConditionalVariableEvent, EventDefinition, TimerDefinition } from './types.js';
 
 const TIMER_FIELDS = [
   ['timeDate', 'date'],
@@ -26,9 +37,13 @@ export function readEventDefinition(
   const definition = definitions[0];
   if (definition === undefined) return { kind: 'none' };
   if (definitions.length > 1) {
+    // BPMN's multiple and parallel multiple events. Camunda 7 (the reference) does not implement
+    // them either; modelling each trigger as its own event (an event-based gateway, several
+    // boundary events) gives the same behaviour.
+    const parallel = bool(node, 'parallelMultiple', false) ? 'parallel multiple' : 'multiple';
     problems.add(
       elementId,
-      `event '${elementId}' has several event definitions; multiple events are not supported`,
+      `event '${elementId}' has several event definitions (a ${parallel} event); multiple and parallel multiple events are not supported (Camunda 7 does not support them either): model each trigger as its own event, e.g. behind an event-based gateway or as separate boundary events`,
     );
     return null;
   }
@@ -64,6 +79,8 @@ export function readEventDefinition(
     }
     case 'bpmn:TerminateEventDefinition':
       return { kind: 'terminate' };
+    case 'bpmn:ConditionalEventDefinition':
+      return readConditional(definition, elementId, problems);
     default:
       problems.add(elementId, `${bpmnTypeName(definition)} on '${elementId}' is not supported`);
       return null;
@@ -98,6 +115,39 @@ function readTimer(definition: ModdleNode, elementId: string, problems: Problems
     return null;
   }
   return { kind: first.kind, value: first.text, isExpression: false };
+}
+
+const VARIABLE_EVENTS: readonly ConditionalVariableEvent[] = ['create', 'update', 'delete'];
+
+// A FEEL condition (JUEL is refused, as everywhere) and Camunda's variable filters.
+function readConditional(
+  definition: ModdleNode,
+  elementId: string,
+  problems: Problems,
+): EventDefinition | null {
+  const raw = bodyOf(child(definition, 'condition'));
+  if (raw === null) {
+    problems.add(elementId, `conditional event '${elementId}' has no condition`);
+    return null;
+  }
+  const condition = feelExpression(raw, { problems, elementId, what: 'condition' });
+  const variableName = nsAttr(definition, NS.camunda, 'variableName')?.trim() || null;
+  const listed = nsAttr(definition, NS.camunda, 'variableEvents') ?? '';
+  const names = listed
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const unknown = names.filter((name) => !(VARIABLE_EVENTS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    problems.add(
+      elementId,
+      `variableEvents of '${elementId}' lists ${unknown.map((name) => `'${name}'`).join(', ')}; only create, update and delete are known`,
+    );
+    return null;
+  }
+  if (condition === null) return null;
+  const variableEvents = [...new Set(names)] as ConditionalVariableEvent[];
+  return { kind: 'conditional', condition, variableName, variableEvents };
 }
 
 function readMessage(

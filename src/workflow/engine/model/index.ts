@@ -10,6 +10,7 @@ export type {
   CallActivityModel,
   CompileOptions,
   CompileResult,
+  ConditionalVariableEvent,
   DecisionReference,
   ElementModel,
   EndEventModel,

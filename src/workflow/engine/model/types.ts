@@ -77,7 +77,19 @@ export type EventDefinition =
       escalationCode: string | null;
       escalationName: string | null;
     }
-  | { kind: 'terminate' };
+  | { kind: 'terminate' }
+  | {
+      kind: 'conditional';
+      /** FEEL text; the event fires when it evaluates to `true`. */
+      condition: string;
+      /** Camunda `camunda:variableName`: only changes of this variable trigger an evaluation. */
+      variableName: string | null;
+      /** Camunda `camunda:variableEvents`: the kinds of change that trigger one; empty means all. */
+      variableEvents: ConditionalVariableEvent[];
+    };
+
+/** A kind of variable change a conditional event may listen to (weft never deletes variables). */
+export type ConditionalVariableEvent = 'create' | 'update' | 'delete';
 
 /** Multi-instance loop characteristics (Camunda and Zeebe variants folded into one shape). */
 export interface MultiInstanceModel {
@@ -134,7 +146,7 @@ export interface EndEventModel extends ElementBase {
   eventDefinition: EventDefinition;
 }
 
-/** A catching intermediate event: timer, message or signal. */
+/** A catching intermediate event: timer, message, signal or conditional. */
 export interface IntermediateCatchEventModel extends ElementBase {
   type: 'intermediateCatchEvent';
   eventDefinition: EventDefinition;

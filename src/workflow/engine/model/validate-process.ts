@@ -5,10 +5,10 @@ type Kind = EventDefinition['kind'];
 
 // Which event definitions each event type may carry.
 const ALLOWED_KINDS: Record<string, readonly Kind[]> = {
-  intermediateCatchEvent: ['timer', 'message', 'signal'],
+  intermediateCatchEvent: ['timer', 'message', 'signal', 'conditional'],
   intermediateThrowEvent: ['none', 'message', 'signal', 'escalation'],
   endEvent: ['none', 'terminate', 'error', 'escalation', 'message', 'signal'],
-  boundaryEvent: ['timer', 'message', 'signal', 'error', 'escalation'],
+  boundaryEvent: ['timer', 'message', 'signal', 'error', 'escalation', 'conditional'],
 };
 
 /**
@@ -176,7 +176,7 @@ function checkGateway(element: ElementModel, model: ProcessModel, problems: Prob
       const waits =
         target.type === 'receiveTask' ||
         (target.type === 'intermediateCatchEvent' &&
-          ['timer', 'message', 'signal'].includes(target.eventDefinition.kind));
+          ['timer', 'message', 'signal', 'conditional'].includes(target.eventDefinition.kind));
       if (!waits) {
         problems.add(
           target.id,

@@ -160,6 +160,11 @@ function fail(run: Run, wait: Wait, message: string): void {
 
 function retry(run: Run, incident: Incident): void {
   run.resolveIncident(incident, 'retried');
+  // A conditional event's owner keeps waiting: only its condition is evaluated again.
+  if (incident.retry.action === 'evaluateCondition') {
+    run.schedule({ kind: 'conditions', waitIds: [incident.retry.waitId] });
+    return;
+  }
   const token = run.token(incident.tokenId);
   if (token === undefined) return;
   token.phase = 'active';

@@ -5,10 +5,10 @@ import { terminateToken } from './terminate.js';
 import type { TokenState, Variables, Wait } from './types.js';
 
 /**
- * Builds the waits of the timer, message and signal boundary events of an activity (error and
- * escalation boundary events wait for nothing: they are found when one is thrown). The caller opens
- * them once the activity itself waits. Returns null after raising an incident when one cannot be
- * built.
+ * Builds the waits of the timer, message, signal and conditional boundary events of an activity
+ * (error and escalation boundary events wait for nothing: they are found when one is thrown). The
+ * caller opens them once the activity itself waits. Returns null after raising an incident when one
+ * cannot be built.
  */
 export function prepareBoundaryWaits(run: Run, token: TokenState, element: ElementModel): Wait[] | null {
   // The boundary events of a multi-instance activity belong to its body, not to each instance.
@@ -40,13 +40,16 @@ export function openWaits(run: Run, waits: readonly Wait[]): void {
 /**
  * A boundary event fired. Interrupting: the activity is terminated and a token leaves the boundary
  * event. Non-interrupting: the activity goes on and a new token leaves the boundary event; the wait
- * stays open for a timer cycle (the driver schedules the next occurrence) and closes otherwise.
+ * stays open for a timer cycle (the driver schedules the next occurrence) and a condition (it fires
+ * again on a later change), and closes otherwise.
  */
 export function triggerBoundary(run: Run, wait: Wait, variables: Variables | null): void {
   if (wait.role.kind !== 'boundary') return;
   const host = run.token(wait.tokenId);
   if (host === undefined) return;
-  const repeats = !wait.role.interrupting && wait.kind === 'timer' && wait.timer.kind === 'cycle';
+  const repeats =
+    !wait.role.interrupting &&
+    ((wait.kind === 'timer' && wait.timer.kind === 'cycle') || wait.kind === 'conditional');
   if (!repeats) run.closeWait(wait.waitId, 'completed');
   if (wait.role.interrupting) terminateToken(run, host, 'interrupted');
   startBoundaryToken(run, wait.role.boundaryEventId, host.scopeId, host.id, variables, {});

@@ -1,12 +1,20 @@
 import type { EventDefinition } from '../model/index.js';
 import { evaluateFeel } from './feel.js';
 import type { Run } from './run.js';
-import type { JsonValue, MessageWait, SignalWait, TimerWait, TokenState, WaitRole } from './types.js';
+import type {
+  ConditionalWait,
+  JsonValue,
+  MessageWait,
+  SignalWait,
+  TimerWait,
+  TokenState,
+  WaitRole,
+} from './types.js';
 import { tokenVariables } from './variables.js';
 
 /** A catch wait not yet opened, or why it could not be built. */
 export type CatchWaitResult =
-  { ok: true; wait: MessageWait | TimerWait | SignalWait } | { ok: false; message: string };
+  { ok: true; wait: MessageWait | TimerWait | SignalWait | ConditionalWait } | { ok: false; message: string };
 
 /** What a token catches: an event definition, or a receive task's message. */
 export type CatchTrigger =
@@ -49,6 +57,11 @@ export function buildCatchWait(
     }
     case 'signal':
       return { ok: true, wait: { ...base, kind: 'signal', signalName: trigger.signalName } };
+    case 'conditional': {
+      // Evaluated once opened (see conditions.ts), so a condition already true fires at once.
+      const { condition, variableName, variableEvents } = trigger;
+      return { ok: true, wait: { ...base, kind: 'conditional', condition, variableName, variableEvents } };
+    }
     default:
       return { ok: false, message: `'${elementId}' cannot wait for a ${trigger.kind} event` };
   }

@@ -1,3 +1,4 @@
+import { evaluateOwnConditions } from './conditions.js';
 import { takeFlows } from './flows.js';
 import { applyCompletion } from './mappings.js';
 import { instanceCompleted } from './multi-instance.js';
@@ -6,6 +7,7 @@ import type { TokenState, Variables } from './types.js';
 
 /**
  * Completes the element a token is at: stores the variables it completed with and its outputs,
+ * lets its own conditional boundary events see them (an interrupting one ends it instead),
  * withdraws its boundary waits, ends its local scope and leaves by every outgoing flow. An instance
  * of a multi-instance activity reports to its body instead of leaving.
  */
@@ -13,6 +15,7 @@ export function completeElement(run: Run, token: TokenState, variables: Variable
   const element = run.element(token.elementId);
   token.phase = 'active';
   if (!applyCompletion(run, token, element, variables)) return;
+  if (!evaluateOwnConditions(run, token)) return;
   for (const wait of run.waitsOf(token.id)) run.closeWait(wait.waitId, 'cancelled');
   run.history(
     'elementCompleted',

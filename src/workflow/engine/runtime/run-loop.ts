@@ -1,4 +1,5 @@
 import { completeElement } from './complete.js';
+import { evaluateConditions } from './conditions.js';
 import { enterElement } from './enter.js';
 import { splitGateway } from './gateways.js';
 import { fireInclusiveJoins } from './joins.js';
@@ -48,6 +49,11 @@ export function isLive(status: string): boolean {
 }
 
 function perform(run: Run, action: Action): void {
+  if (action.kind === 'conditions') {
+    run.settleEvaluations(action.waitIds);
+    evaluateConditions(run, action.waitIds);
+    return;
+  }
   const token = run.token(action.tokenId);
   // A token ended by something that ran after its action was queued (a terminate end, an error).
   if (token === undefined) return;

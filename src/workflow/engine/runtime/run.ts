@@ -2,6 +2,7 @@ import type { ElementModel, ProcessModel } from '../model/index.js';
 import { cloneJson } from './json.js';
 import type { Effect, EngineContext, HistoryKind, WaitCloseReason } from './protocol.js';
 import type {
+  ConditionalWait,
   Incident,
   IncidentKind,
   IncidentRetry,
@@ -20,7 +21,9 @@ export type Action =
   /** The token's element is done: apply variables and outputs, then leave by its outgoing flows. */
   | { kind: 'complete'; tokenId: string; variables: Variables | null }
   /** Choose and take the outgoing flows of the gateway the token is at. */
-  | { kind: 'split'; tokenId: string };
+  | { kind: 'split'; tokenId: string }
+  /** Evaluate the conditions of these conditional waits, in order, and fire those that hold. */
+  | { kind: 'conditions'; waitIds: string[] };
 
 /**
  * One call of the engine: the model, the state being changed (a private copy), the effects so far
@@ -47,6 +50,8 @@ export class Run {
     byScope: Map<string, Map<string, TokenState>>;
   } | null = null;
   private waitIndex: { of: Record<string, Wait>; byToken: Map<string, Map<string, Wait>> } | null = null;
+  // Open conditional waits, so a variable write looks at them without scanning every wait.
+  private conditionalIndex: { of: Record<string, Wait>; ids: Set<string> } | null = null;
 
   constructor(
     readonly model: ProcessModel,
@@ -92,7 +97,28 @@ export class Run {
 
   /** Queues an action at the end of the agenda. */
   schedule(action: Action): void {
+    if (action.kind === 'conditions') {
+      for (const id of action.waitIds)
+        this.pendingConditions.set(id, (this.pendingConditions.get(id) ?? 0) + 1);
+    }
     this.agenda.push(action);
+  }
+
+  // Queued evaluations by conditional wait, so an activity about to leave can run its own first.
+  private readonly pendingConditions = new Map<string, number>();
+
+  /** How many evaluations of a conditional wait are queued. */
+  pendingEvaluations(waitId: string): number {
+    return this.pendingConditions.get(waitId) ?? 0;
+  }
+
+  /** Marks queued evaluations of these waits as done (run now, or by their action). */
+  settleEvaluations(waitIds: readonly string[]): void {
+    for (const id of waitIds) {
+      const left = (this.pendingConditions.get(id) ?? 0) - 1;
+      if (left > 0) this.pendingConditions.set(id, left);
+      else this.pendingConditions.delete(id);
+    }
   }
 
   /** Takes the next action off the agenda; undefined when it is empty. */
@@ -110,6 +136,7 @@ export class Run {
   clearAgenda(): void {
     this.agenda.length = 0;
     this.agendaHead = 0;
+    this.pendingConditions.clear();
   }
 
   /** Creates a token at an element; it inherits the step count of `parent` when given. */
@@ -189,6 +216,29 @@ export class Run {
       byToken.set(stored.tokenId, ofToken);
     }
     this.effects.push({ type: 'waitOpened', wait: stored });
+    if (stored.kind === 'conditional') {
+      this.conditionalIds().add(stored.waitId);
+      // A condition already true when its event is entered fires at once (Camunda 7).
+      this.schedule({ kind: 'conditions', waitIds: [stored.waitId] });
+    }
+  }
+
+  /** Open conditional waits, in the order they were opened. */
+  conditionalWaits(): ConditionalWait[] {
+    const waits: ConditionalWait[] = [];
+    for (const id of this.conditionalIds()) {
+      const wait = this.state.waits[id];
+      if (wait?.kind === 'conditional') waits.push(wait);
+    }
+    return waits;
+  }
+
+  private conditionalIds(): Set<string> {
+    if (this.conditionalIndex?.of === this.state.waits) return this.conditionalIndex.ids;
+    const ids = new Set<string>();
+    for (const wait of Object.values(this.state.waits)) if (wait.kind === 'conditional') ids.add(wait.waitId);
+    this.conditionalIndex = { of: this.state.waits, ids };
+    return ids;
   }
 
   /** Removes a wait and tells the driver why. */
@@ -198,6 +248,13 @@ export class Run {
     delete this.state.waits[waitId];
     this.waitsByToken()?.get(wait.tokenId)?.delete(waitId);
     this.effects.push({ type: 'waitClosed', waitId, kind: wait.kind, elementId: wait.elementId, reason });
+    if (wait.kind !== 'conditional') return;
+    this.conditionalIds().delete(waitId);
+    // A failed condition's incident belongs to its wait (whose owner may be a scope, not a token).
+    for (const incident of Object.values(this.state.incidents)) {
+      if (incident.waitId === waitId)
+        this.resolveIncident(incident, reason === 'cancelled' ? 'cancelled' : 'terminated');
+    }
   }
 
   // The index of tokens by scope: null when not built (or stale) and `build` is false.

@@ -17,7 +17,13 @@
  *
  * All of it is plain JSON: the driver stores it as JSONB and hands it back with the next event.
  */
-import type { CallActivityModel, DecisionReference, RawXmlElement, TimerDefinition } from '../model/index.js';
+import type {
+  CallActivityModel,
+  ConditionalVariableEvent,
+  DecisionReference,
+  RawXmlElement,
+  TimerDefinition,
+} from '../model/index.js';
 
 /** A JSON value: what variables hold. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -174,6 +180,20 @@ export interface SignalWait extends WaitBase {
   signalName: string;
 }
 
+/**
+ * A conditional catch, evaluated by the engine itself whenever a variable it sees changes: no
+ * outside party answers it, so the driver keeps no row for it (it lives in the state only).
+ */
+export interface ConditionalWait extends WaitBase {
+  kind: 'conditional';
+  /** FEEL text; the wait fires when it evaluates to `true`. */
+  condition: string;
+  /** Only changes of this variable trigger an evaluation; null for any. */
+  variableName: string | null;
+  /** Kinds of change that trigger an evaluation; empty for any. */
+  variableEvents: ConditionalVariableEvent[];
+}
+
 /** An open wait. */
 export type Wait =
   | ExternalTaskWait
@@ -184,7 +204,8 @@ export type Wait =
   | SendWait
   | MessageWait
   | TimerWait
-  | SignalWait;
+  | SignalWait
+  | ConditionalWait;
 
 /** Kinds of wait. */
 export type WaitKind = Wait['kind'];
@@ -200,7 +221,9 @@ export type IncidentRetry =
   /** Choose the outgoing flows of a gateway again (condition errors, no flow to take). */
   | { action: 'split' }
   /** Check again whether a multi-instance loop is done (completion condition errors). */
-  | { action: 'continueMultiInstance' };
+  | { action: 'continueMultiInstance' }
+  /** Evaluate a conditional event's condition again (its wait stayed open). */
+  | { action: 'evaluateCondition'; waitId: string };
 
 /** Why an incident was raised. */
 export type IncidentKind =

@@ -1,3 +1,4 @@
+import { type VariableChange, watchVariableChanges } from './condition-watch.js';
 import { cloneJson, setOwn } from './json.js';
 import type { Run } from './run.js';
 import type { InstanceState, ScopeState, TokenState, Variables } from './types.js';
@@ -58,9 +59,15 @@ export function setLocalVariables(
   if (keys.length === 0) return;
   const scope = run.scope(scopeId);
   const copy = cloneJson(variables);
+  const changes: VariableChange[] = keys.map((key) => [
+    key,
+    Object.hasOwn(scope.variables, key) ? 'update' : 'create',
+  ]);
   for (const key of keys) setOwn(scope.variables, key, copy[key] ?? null);
   const element = scope.parentId === null ? run.model.processKey : scope.elementId;
   run.history('variablesUpdated', element, tokenId, { scopeId, variables: copy });
+  // Every variable write of the engine passes here: conditional events that see it are evaluated.
+  watchVariableChanges(run, scopeId, changes);
 }
 
 function definingScope(state: InstanceState, scopeId: string, key: string): string | null {

@@ -5,9 +5,9 @@ import type { Run } from './run.js';
 import type { Variables, Wait } from './types.js';
 
 /**
- * The event an open wait waits for has happened (its work is done, its message, timer or signal
- * came): the wait's role says what moves on, its activity, a boundary event, an event-based
- * gateway's branch or an event sub-process.
+ * A wait's trigger happened (a worker answered, a message or timer arrived, a condition became
+ * true): moves on what the wait's role says — the element's own work completes, a boundary event
+ * or event sub-process fires, or an event-based gateway takes the branch.
  */
 export function triggerWait(run: Run, wait: Wait, variables: Variables | null): void {
   switch (wait.role.kind) {

@@ -218,11 +218,11 @@ const cases: [string, string, string, string | null, RegExp][] = [
     /compensateEventDefinition on 't' is not supported/,
   ],
   [
-    'conditional events are unsupported',
+    'a conditional event needs a condition',
     around(eventWith('intermediateCatchEvent', 't', '<bpmn:conditionalEventDefinition/>'), 't'),
     '',
     't',
-    /conditionalEventDefinition on 't' is not supported/,
+    /conditional event 't' has no condition/,
   ],
   [
     'link events are unsupported',

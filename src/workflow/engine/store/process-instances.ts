@@ -480,3 +480,31 @@ export async function findEndedInstances(
   });
   return rows;
 }
+
+/**
+ * Adds the guarded update of a migrated instance as the first CTE (`instance_update`): its new
+ * state and definition, written only if it is still at `expectedRevision` and of `fromDefinitionId`.
+ * Returns the guard its effects must check.
+ */
+export function addMigratedUpdate(
+  statement: StatementBuilder,
+  input: {
+    id: string;
+    state: InstanceState;
+    expectedRevision: number;
+    fromDefinitionId: string;
+    toDefinitionId: string;
+  },
+): string {
+  statement.with(
+    'instance_update',
+    `UPDATE process_instances
+     SET definition_id = ${statement.param(input.toDefinitionId)}, state = ${statement.param(input.state.status)},
+         variables = ${statement.param(JSON.stringify(rootVariables(input.state)))},
+         engine_state = ${statement.param(JSON.stringify(input.state))}, revision = revision + 1
+     WHERE id = ${statement.param(input.id)} AND revision = ${statement.param(input.expectedRevision)}
+       AND definition_id = ${statement.param(input.fromDefinitionId)} AND ended_at IS NULL
+     RETURNING ${instanceColumns}`,
+  );
+  return 'EXISTS (SELECT 1 FROM instance_update)';
+}

@@ -49,6 +49,20 @@ export function createBatchExecutor(options: BatchExecutorOptions): JobExecutor<
         throw new Error(failureReason(error), { cause: error });
       }
     },
+    handleAll: async (items, client, now) => {
+      // The items of one batch share its type and parameters.
+      const byBatch = new Map<string, BatchItem[]>();
+      for (const item of items) byBatch.set(item.batchId, [...(byBatch.get(item.batchId) ?? []), item]);
+      for (const group of byBatch.values()) {
+        const first = group[0];
+        const operation = first === undefined ? undefined : operations.get(first.type);
+        if (first === undefined || operation === undefined) throw new Error('no operation for a batch type');
+        const context = { client, now, batchId: first.batchId, orgId: first.orgId };
+        const ids = group.map((item) => item.instanceId);
+        if (operation.runAll) await operation.runAll(context, ids, first.params);
+        else for (const id of ids) await operation.run(context, id, first.params);
+      }
+    },
     complete: (item, client, now) => markItemsDone(client, [item], now),
     completeAll: (items, client, now) => markItemsDone(client, items, now),
     fail: async (item, message, client, now) => {

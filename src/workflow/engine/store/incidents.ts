@@ -71,6 +71,23 @@ export async function openIncidentIds(db: Pool | PoolClient, instanceId: string)
   return rows.map((row) => row.id);
 }
 
+/** The open incidents of several instances, oldest first, by instance. */
+export async function openIncidentIdsOf(
+  db: Pool | PoolClient,
+  instanceIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const { rows } = await db.query<{ process_instance_id: string; id: string }>({
+    name: 'workflow.incidents.open-of-many',
+    text: `SELECT process_instance_id, id FROM incidents
+           WHERE process_instance_id = ANY($1::uuid[]) AND resolved_at IS NULL ORDER BY created_at, id`,
+    values: [instanceIds],
+  });
+  const open = new Map<string, string[]>();
+  for (const row of rows)
+    open.set(row.process_instance_id, [...(open.get(row.process_instance_id) ?? []), row.id]);
+  return open;
+}
+
 /** An open incident as the instance detail shows it. */
 export interface IncidentRecord {
   id: string;

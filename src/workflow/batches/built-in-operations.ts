@@ -65,6 +65,7 @@ export function builtInOperations(driver: InstanceDriver, migrations: MigrationS
       run: async ({ client }, instanceId, plan) => {
         await migrations.migrateInBatch(plan, instanceId, client);
       },
+      runAll: ({ client }, instanceIds, plan) => migrations.migrateAllInBatch(plan, instanceIds, client),
     });
 }
 

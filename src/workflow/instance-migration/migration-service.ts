@@ -1,13 +1,9 @@
-import type { Pool } from '../../platform/database/pool.js';
+import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { ModelCache } from '../deployments/model-cache.js';
 import { requireOrgRole } from '../identity/auth/authorization.js';
 import type { Identity, OrgRole } from '../identity/auth/identity.js';
-import type {
-  InstanceMigrator} from '../engine/driver/instance-migration.js';
-import {
-  MigrationRefusedError,
-  type MigrationPlan,
-} from '../engine/driver/instance-migration.js';
+import type { InstanceMigrator } from '../engine/driver/instance-migration.js';
+import { MigrationRefusedError, type MigrationPlan } from '../engine/driver/instance-migration.js';
 import type { ProcessModel } from '../engine/model/index.js';
 import {
   checkInstructions,
@@ -122,6 +118,11 @@ export class MigrationService {
   /** Migrates `instanceId` inside a batch's transaction (the `migrate` batch operation). */
   migrateInBatch(plan: MigrationPlan, instanceId: string, db: Parameters<InstanceMigrator['migrate']>[2]) {
     return this.migrator.migrate(instanceId, plan, db);
+  }
+
+  /** Migrates several instances with one statement inside a batch's transaction (all, or it throws). */
+  migrateAllInBatch(plan: MigrationPlan, instanceIds: readonly string[], client: PoolClient): Promise<void> {
+    return this.migrator.migrateAll(instanceIds, plan, client);
   }
 
   private async definitions(identity: Identity, body: PlanBody) {

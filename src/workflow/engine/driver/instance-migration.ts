@@ -14,18 +14,22 @@ import { externalTaskMoves } from '../store/external-tasks.js';
 import { incidentMoves } from '../store/incidents.js';
 import {
   addMigratedUpdate,
+  addMigratedUpdates,
   isEnded,
   readInstance,
+  readInstances,
   runGuardedUpdate,
+  runGuardedUpdates,
   type InstanceRecord,
+  type StoredInstance,
 } from '../store/process-instances.js';
 import { moveRows, rowGuard, type MovedRows } from '../store/set-wise-write.js';
-import type { EffectTarget } from '../store/tagged-rows.js';
+import type { EffectTarget, Tagged } from '../store/tagged-rows.js';
 import { timerJobMoves } from '../store/timer-jobs.js';
 import { userTaskMoves } from '../store/user-tasks.js';
 import { WriteStatement } from '../store/write-statement.js';
 import { EngineCallError, InstanceContentionError } from './driver-errors.js';
-import { addEffects } from './effects-writer.js';
+import { addEffects, EffectWrites } from './effects-writer.js';
 
 /** A migration plan: from one version of a process to another, element by element. */
 export interface MigrationPlan {
@@ -100,29 +104,43 @@ export class InstanceMigrator {
         toDefinitionId: plan.targetDefinitionId,
       });
       addEffects(statement, planned.target, planned.effects, guard);
-      const rows = rowGuard(() => guard);
-      const tag = <T>(item: T) => ({ ...planned.target, item });
-      const byTable = new Map<MovedRows, { id: string; elementId: string }[]>();
-      for (const wait of planned.movedWaits) {
-        const table = movedTables[wait.kind];
-        if (table === undefined) continue;
-        byTable.set(table, [...(byTable.get(table) ?? []), { id: wait.waitId, elementId: wait.elementId }]);
-      }
-      for (const [table, moved] of byTable) moveRows(statement, rows, table, moved.map(tag));
-      moveRows(
-        statement,
-        rows,
-        incidentMoves,
-        planned.movedIncidents.map((i) => tag({ id: i.incidentId, elementId: i.elementId })),
-      );
+      addMoves(statement, [planned], () => guard);
       const written = await runGuardedUpdate(db, statement);
       if (written) return written;
       if (attempt >= attempts) throw new InstanceContentionError();
     }
   }
 
-  private async plan(instanceId: string, plan: MigrationPlan, db: Pool | PoolClient) {
-    const stored = await readInstance(db, instanceId);
+  /**
+   * Migrates several instances with one statement in the caller's transaction (a batch's chunk):
+   * all of them, or throws (the first refusal, or a write that lost a race) and the caller's
+   * transaction is to be rolled back.
+   */
+  async migrateAll(instanceIds: readonly string[], plan: MigrationPlan, client: PoolClient): Promise<void> {
+    const stored = new Map((await readInstances(client, instanceIds)).map((s) => [s.record.id, s]));
+    const planned = [];
+    for (const id of instanceIds) planned.push(await this.plan(id, plan, client, stored.get(id) ?? null));
+    const statement = new WriteStatement();
+    const guard = addMigratedUpdates(
+      statement,
+      planned.map((p) => ({ id: p.target.instanceId, state: p.state, expectedRevision: p.revision })),
+      { fromDefinitionId: plan.sourceDefinitionId, toDefinitionId: plan.targetDefinitionId },
+    );
+    const writes = new EffectWrites();
+    for (const p of planned) writes.add(p.target, p.effects);
+    writes.write(statement, guard);
+    addMoves(statement, planned, guard);
+    const written = await runGuardedUpdates(client, statement);
+    if (written.size !== instanceIds.length) throw new InstanceContentionError();
+  }
+
+  private async plan(
+    instanceId: string,
+    plan: MigrationPlan,
+    db: Pool | PoolClient,
+    read?: StoredInstance | null,
+  ) {
+    const stored = read === undefined ? await readInstance(db, instanceId) : read;
     if (!stored) throw new EngineCallError('notFound', 'No such process instance');
     const refuse = (message: string) => new MigrationRefusedError(message, [{ elementId: null, message }]);
     if (isEnded(stored.record.state)) throw refuse(`The process instance is ${stored.record.state}`);
@@ -155,4 +173,33 @@ export class InstanceMigrator {
     };
     return { ...result, revision: stored.revision, target: target_ };
   }
+}
+
+/** Adds the updates pointing the rows of kept waits and incidents of `planned` at their new elements. */
+function addMoves(
+  statement: WriteStatement,
+  planned: readonly {
+    target: EffectTarget;
+    movedWaits: MovedWait[];
+    movedIncidents: { incidentId: string; elementId: string }[];
+  }[],
+  guard: (instanceIdSql: string) => string,
+): void {
+  const rows = rowGuard(guard);
+  const byTable = new Map<MovedRows, Tagged<{ id: string; elementId: string }>[]>();
+  const incidents: Tagged<{ id: string; elementId: string }>[] = [];
+  for (const { target, movedWaits, movedIncidents } of planned) {
+    for (const wait of movedWaits) {
+      const table = movedTables[wait.kind];
+      if (table === undefined) continue;
+      byTable.set(table, [
+        ...(byTable.get(table) ?? []),
+        { ...target, item: { id: wait.waitId, elementId: wait.elementId } },
+      ]);
+    }
+    for (const incident of movedIncidents)
+      incidents.push({ ...target, item: { id: incident.incidentId, elementId: incident.elementId } });
+  }
+  for (const [table, moved] of byTable) moveRows(statement, rows, table, moved);
+  moveRows(statement, rows, incidentMoves, incidents);
 }

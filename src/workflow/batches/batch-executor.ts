@@ -13,6 +13,8 @@ export interface BatchExecutorOptions {
   operations: BatchOperations;
   /** Items per transaction (a chunk); 100 when not given. */
   chunkSize?: number;
+  /** Claim loops side by side (one connection each); 2 when not given: one plans while the other writes. */
+  concurrency?: number;
   pollIntervalMs?: number;
   logger?: Logger;
 }
@@ -30,6 +32,8 @@ export function createBatchExecutor(options: BatchExecutorOptions): JobExecutor<
     name: 'batches',
     pool: options.pool,
     clock: options.clock,
+    // As the timer executor's: the engine's set-wise statements are planned once per connection.
+    begin: 'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan',
     fetch: async (client, now, limit) => {
       await completeFinishedBatches(client, now);
       return claimPendingItems(client, limit);
@@ -71,6 +75,7 @@ export function createBatchExecutor(options: BatchExecutorOptions): JobExecutor<
     },
     onError: () => Promise.resolve(),
     batchSize: options.chunkSize ?? 100,
+    concurrency: options.concurrency ?? 2,
     savepoints: 'after-failure',
     pollIntervalMs: options.pollIntervalMs ?? 500,
     logger: options.logger,

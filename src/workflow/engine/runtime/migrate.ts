@@ -436,8 +436,7 @@ function openNewBoundaries(run: Run): MigrationProblem | null {
 function openNewEventSubProcesses(run: Run): MigrationProblem | null {
   const { state, model } = run;
   for (const scope of Object.values(state.scopes)) {
-    const container =
-      scope.id === state.rootScopeId ? model : (model.elements[scope.elementId]);
+    const container = scope.id === state.rootScopeId ? model : model.elements[scope.elementId];
     if (container === undefined || !('eventSubProcessIds' in container)) continue;
     if (scope.id !== state.rootScopeId) {
       const owner = scope.ownerTokenId === null ? undefined : state.tokens[scope.ownerTokenId];

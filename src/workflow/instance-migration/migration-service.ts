@@ -51,25 +51,34 @@ export class MigrationService {
   /**
    * Every problem of a plan: its instructions (unknown ids, types that do not match, an element
    * mapped twice), then every element of the source where an instance can wait, join or fail that
-   * the plan leaves unmapped, then, for the given instances, what their actual state adds.
+   * the plan leaves unmapped, then, for the given instances (when the instructions themselves are
+   * sound), what their actual state adds.
    */
   async validate(
     identity: Identity,
     body: PlanBody,
     instanceIds: readonly string[] = [],
   ): Promise<{ valid: boolean; problems: ProblemBody[] }> {
-    const { plan, source, target } = await this.resolve(identity, body);
-    const problems: ProblemBody[] = checkInstructions(source, target, plan.instructions).map(asBody);
-    const mapped = new Set(plan.instructions.map((i) => i.source));
+    const { source, target } = await this.definitions(identity, body);
+    const instructions = body.instructions ?? generateInstructions(source, target);
+    const ofInstructions = checkInstructions(source, target, instructions).map(asBody);
+    const problems: ProblemBody[] = [...ofInstructions];
+    const mapped = new Set(instructions.map((i) => i.source));
     for (const id of activeElementIds(source))
       if (!mapped.has(id))
         problems.push({
           element_id: id,
           message: `'${id}' (${source.elements[id]?.type ?? 'element'}) is not mapped: an instance there cannot migrate`,
         });
+    const plan: MigrationPlan = {
+      sourceDefinitionId: body.source_definition_id,
+      targetDefinitionId: body.target_definition_id,
+      instructions,
+    };
     const byMessage = new Map<string, ProblemBody>();
     for (const instanceId of instanceIds) {
       await this.instanceOf(identity, instanceId);
+      if (ofInstructions.length > 0) continue;
       for (const problem of await this.migrator.check(instanceId, plan, this.pool)) {
         const key = `${problem.elementId ?? ''}\n${problem.message}`;
         const known = byMessage.get(key) ?? { ...asBody(problem), instance_ids: [] };

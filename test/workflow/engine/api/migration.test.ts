@@ -84,9 +84,19 @@ describe('migration of running instances (POST /api/v1/migrations/*)', () => {
       ]),
       instance_ids: [instance.id],
     });
-    assert.equal(response.statusCode, 400, response.body);
-    const invalid = response.json() as { details: { problems: Problem[] } };
-    assert.match(invalid.details.problems[0]?.message ?? '', /serviceTask cannot become a userTask/);
+    assert.equal(response.statusCode, 200, response.body);
+    const invalid = response.json() as { valid: boolean; problems: Problem[] };
+    assert.equal(invalid.valid, false);
+    const listed = invalid.problems.map((p) => `${p.element_id}: ${p.message}`);
+    assert.ok(
+      listed.some((m) => /^charge: .*serviceTask cannot become a userTask/.test(m)),
+      listed.join('\n'),
+    );
+    for (const id of ['approve', 'cool'])
+      assert.ok(
+        listed.some((m) => m.startsWith(`${id}: '${id}'`) && m.includes('is not mapped')),
+        `${id} listed too: ${listed.join('; ')}`,
+      );
 
     const valid = await post('/api/v1/migrations/validate', {
       plan: plan(v3, [{ source: 'start', target: 'start' }]),

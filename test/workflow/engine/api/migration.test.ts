@@ -215,6 +215,28 @@ describe('migration of running instances (POST /api/v1/migrations/*)', () => {
     for (const instance of started) assert.equal((await f.instance(instance.id)).definition_id, v2);
   });
 
+  test('a migrate batch over ids records the instances that cannot migrate and migrates the rest', async () => {
+    const first = await startV1();
+    const second = await startV1();
+    const ended = await startV1();
+    await post(`/api/v1/process-instances/${ended.id}/cancel`, {});
+    const response = await post('/api/v1/migrations/execute', {
+      plan: plan(),
+      instance_ids: [first.id, ended.id, second.id],
+    });
+    assert.equal(response.statusCode, 202, response.body);
+    const finished = (await waitForBatch((response.json() as { batch: { id: string } }).batch.id)) as {
+      done: number;
+      failed: number;
+      failures: { instance_id: string; reason: string }[];
+    };
+    assert.deepEqual([finished.done, finished.failed], [2, 1]);
+    assert.equal(finished.failures[0]?.instance_id, ended.id);
+    assert.match(finished.failures[0]?.reason ?? '', /cancelled/);
+    for (const { id } of [first, second]) assert.equal((await f.instance(id)).definition_id, v2);
+    assert.equal((await f.instance(ended.id)).definition_id, v1);
+  });
+
   test('only an Operator may plan, validate or execute', async () => {
     for (const role of ['reader', 'developer', 'outsider'] as const) {
       const response = await post('/api/v1/migrations/plan', plan(), f.tokens[role]);

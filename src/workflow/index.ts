@@ -75,6 +75,8 @@ export interface WorkflowService {
   flushBackgroundWork(): Promise<void>;
   /** Fires the timers due now, as the leader does on its own; tests call it after moving the clock. */
   fireDueTimers(): Promise<{ claimed: number; fired: number; failed: number }>;
+  /** Runs one chunk of pending batch items now (tests on a moved clock, whose executor is not started). */
+  runBatches(): Promise<{ claimed: number; fired: number; failed: number }>;
   /** Runs the connector jobs due now, as the connector executors do on their own. */
   runConnectorJobs(): Promise<{ claimed: number; fired: number; failed: number }>;
   /** Delivers the due rows of the thrown-event outbox now (tests without the background loop). */
@@ -198,6 +200,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     app,
     flushBackgroundWork: () => lastUsed.flush(),
     fireDueTimers: () => engine.timers.runOnce(),
+    runBatches: () => engine.batchRuns.runOnce(),
     runConnectorJobs: () => connectors.runOnce(),
     deliverThrownEvents: () => engine.outbox.runOnce(),
     purgeHistory: () => engine.housekeeping.runOnce(),

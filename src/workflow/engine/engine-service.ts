@@ -26,6 +26,11 @@ import { createTimerExecutor } from '../timers/timer-executor.js';
 import { timerExecutorSizing } from '../timers/timer-executor-sizing.js';
 import { timerLeaderElection } from '../timers/timer-leader.js';
 import { TimerMetrics } from '../timers/timer-metrics.js';
+import { createBatchExecutor } from '../batches/batch-executor.js';
+import { BatchService } from '../batches/batch-service.js';
+import { builtInOperations } from '../batches/built-in-operations.js';
+import { MigrationService } from '../instance-migration/migration-service.js';
+import { InstanceMigrator } from './driver/instance-migration.js';
 
 /** What the engine's services need. */
 export interface EngineDependencies {
@@ -59,6 +64,12 @@ export interface Engine {
   /** Runs starts, messages and signals under their Idempotency-Key. */
   idempotency: IdempotentRequests;
   driver: InstanceDriver;
+  /** Migration plans and the migration of one instance. */
+  migrations: MigrationService;
+  /** Batches over selections of instances. */
+  batches: BatchService;
+  /** Runs one chunk of pending batch items now (every instance runs them on its own; tests call it by hand). */
+  batchRuns: { runOnce(): Promise<{ claimed: number; fired: number; failed: number }> };
   /** Fires the timers due now (the leader does this on its own; tests call it with a moved clock). */
   timers: { runOnce(): Promise<{ claimed: number; fired: number; failed: number }> };
   /** Delivers due thrown-event outbox rows now (every instance polls them; tests call it by hand). */
@@ -114,6 +125,21 @@ export function createEngine(deps: EngineDependencies): Engine {
     fence,
     logger: deps.logger,
   });
+  const migrator = new InstanceMigrator({
+    models,
+    clock: deps.clock,
+    maxStepsPerCall: deps.config.engineMaxSteps,
+    maxMultiInstance: deps.config.engineMaxMultiInstance,
+  });
+  const migrations = new MigrationService(deps.pool, models, migrator);
+  // Batch types are one registered per-item operation each (suspend, resume, modify… are added here).
+  const operations = builtInOperations(driver, migrations);
+  const batchRuns = createBatchExecutor({
+    pool: deps.pool,
+    clock: deps.clock,
+    operations,
+    logger: deps.logger,
+  });
   let stopDuties: (() => Promise<void>) | undefined;
   return {
     deployments: new DeploymentService(deps.pool, models, deps.extensions ?? {}, deps.clock),
@@ -124,6 +150,9 @@ export function createEngine(deps: EngineDependencies): Engine {
     signals: events.signals,
     idempotency: new IdempotentRequests(deps.pool, deps.logger),
     driver,
+    migrations,
+    batches: new BatchService(deps.pool, operations, deps.clock, batchRuns),
+    batchRuns,
     timers,
     housekeeping,
     outbox: events.outbox,
@@ -134,6 +163,8 @@ export function createEngine(deps: EngineDependencies): Engine {
       // Every instance delivers thrown events (the outbox is not a leader duty).
       await events.outboxListener.start();
       events.outbox.start();
+      // Every instance runs batch items too: SKIP LOCKED keeps their chunks apart.
+      batchRuns.start();
       stopDuties = runWhileLeader(election, [timers, housekeeping], {
         metrics: timerMetrics,
         logger: deps.logger,
@@ -142,6 +173,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     },
     close: async () => {
       await events.outbox.stop();
+      await batchRuns.stop();
       await events.outboxListener.close();
       await stopDuties?.();
       await election.stop();

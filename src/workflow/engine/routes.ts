@@ -4,6 +4,8 @@ import { registerEventRoutes } from '../events/routes.js';
 import { registerExternalTaskRoutes, type ExternalTaskRouteOptions } from '../external-tasks/routes.js';
 import { registerInstanceRoutes } from '../instances/routes.js';
 import { registerUserTaskRoutes } from '../user-tasks/routes.js';
+import { registerBatchRoutes } from '../batches/routes.js';
+import { registerMigrationRoutes } from '../instance-migration/routes.js';
 import type { Engine } from './engine-service.js';
 
 /** Registers the engine's HTTP routes; `externalTasks` says how workers authenticate. */
@@ -17,4 +19,6 @@ export function registerEngineRoutes(
   registerExternalTaskRoutes(app, engine.externalTasks, externalTasks);
   registerUserTaskRoutes(app, engine.userTasks);
   registerEventRoutes(app, engine);
+  registerMigrationRoutes(app, engine.migrations, engine.batches);
+  registerBatchRoutes(app, engine.batches);
 }

@@ -5,6 +5,15 @@
 export { startInstance, startInstancePausing } from './start-instance.js';
 export { applyEvent, applyEventPausing } from './apply-event.js';
 export { DEFAULT_RETRIES } from './activities.js';
+export { checkInstructions, generateInstructions, migrateInstance } from './migrate.js';
+export type {
+  MigrationInput,
+  MigrationInstruction,
+  MigrationProblem,
+  MigrationResult,
+  MovedIncident,
+  MovedWait,
+} from './migrate.js';
 export type {
   Effect,
   EngineContext,

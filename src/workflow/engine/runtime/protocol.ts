@@ -71,7 +71,9 @@ export type HistoryKind =
   | 'incidentResolved'
   | 'instanceEnded'
   /** Written by the driver: one step of a script pipeline (name, index, type, duration, status). */
-  | 'scriptStep';
+  | 'scriptStep'
+  /** The instance moved to another version of its process (source and target definition ids). */
+  | 'migrated';
 
 /** One history row; `data` depends on the kind (flow id, decision, variable names and values…). */
 export interface HistoryEntry {

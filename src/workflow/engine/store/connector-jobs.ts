@@ -3,7 +3,13 @@ import { claimDueSql } from '../../../platform/jobs/claim-due-sql.js';
 import { failedAttemptSql } from '../../../platform/jobs/failed-attempt-sql.js';
 import type { ScriptWait } from '../runtime/index.js';
 import type { ExtensionJobPolicy } from './extension-jobs.js';
-import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
+import {
+  effectColumns,
+  itemColumn,
+  type InsertRows,
+  type WaitRows,
+  type MovedRows,
+} from './set-wise-write.js';
 
 /*
  * `connector_jobs`: script waits still open when an engine call is written (pipelines answer at
@@ -32,6 +38,14 @@ export const connectorJobInserts: InsertRows<NewConnectorJob> = {
     itemColumn('max_backoff_ms', 'int', (job) => job.policy.maxBackoffMs),
   ],
   computed: { due_at: 'r.now', created_at: 'r.now' },
+};
+
+/** The rows of connector jobs kept by a migration, pointed at their new element. */
+export const connectorJobMoves: MovedRows = {
+  cte: 'moved_connector_jobs',
+  table: 'connector_jobs',
+  idColumn: 'wait_id',
+  elementColumn: 'element_id',
 };
 
 /** The engine's delete of the connector jobs of the waits its calls closed. */

@@ -1,6 +1,12 @@
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { Wait } from '../runtime/index.js';
-import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
+import {
+  effectColumns,
+  itemColumn,
+  type InsertRows,
+  type WaitRows,
+  type MovedRows,
+} from './set-wise-write.js';
 
 /*
  * `event_subscriptions`: the open message and signal waits, found by name (and correlation key)
@@ -31,6 +37,14 @@ export const subscriptionInserts: InsertRows<SubscriptionWait> = {
     itemColumn('correlation_key', 'text', (wait) => (wait.kind === 'message' ? wait.correlationKey : null)),
   ],
   computed: { created_at: 'r.now' },
+};
+
+/** The subscriptions kept by a migration, pointed at their new element. */
+export const subscriptionMoves: MovedRows = {
+  cte: 'moved_subscriptions',
+  table: 'event_subscriptions',
+  idColumn: 'wait_id',
+  elementColumn: 'element_id',
 };
 
 /** The engine's delete of the subscriptions its calls closed. */

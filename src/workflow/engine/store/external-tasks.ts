@@ -1,6 +1,12 @@
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { Variables, Wait } from '../runtime/index.js';
-import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
+import {
+  effectColumns,
+  itemColumn,
+  type InsertRows,
+  type WaitRows,
+  type MovedRows,
+} from './set-wise-write.js';
 
 /*
  * `external_tasks`: the open waits of service tasks that external workers fetch, lock and complete.
@@ -22,6 +28,14 @@ export const externalTaskInserts: InsertRows<ExternalTaskWait> = {
     itemColumn('variables', 'jsonb', (wait) => JSON.stringify(wait.variables)),
     itemColumn('retries', 'int', (wait) => wait.retries),
   ],
+};
+
+/** The rows of external tasks kept by a migration, pointed at their new element. */
+export const externalTaskMoves: MovedRows = {
+  cte: 'moved_external',
+  table: 'external_tasks',
+  idColumn: 'id',
+  elementColumn: 'activity_id',
 };
 
 /** The engine's delete of the external tasks its calls closed. */

@@ -1,6 +1,12 @@
-import type { Pool } from '../../../platform/database/pool.js';
+import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { Incident } from '../runtime/index.js';
-import { effectColumns, itemColumn, type InsertRows, type RowGuard } from './set-wise-write.js';
+import {
+  effectColumns,
+  itemColumn,
+  type InsertRows,
+  type RowGuard,
+  type MovedRows,
+} from './set-wise-write.js';
 import type { Tagged } from './tagged-rows.js';
 import { unnestParams, type StatementBuilder } from './write-statement.js';
 
@@ -10,6 +16,14 @@ import { unnestParams, type StatementBuilder } from './write-statement.js';
 
 /** An incident raised by an engine call, resolved already if the same call resolved it. */
 export type RaisedIncident = Incident & { resolvedAt: string | null };
+
+/** The open incidents kept by a migration, pointed at their new element. */
+export const incidentMoves: MovedRows = {
+  cte: 'moved_incidents',
+  table: 'incidents',
+  idColumn: 'id',
+  elementColumn: 'activity_id',
+};
 
 /** The engine's insert of the incidents its calls raised. */
 export const incidentInserts: InsertRows<RaisedIncident> = {
@@ -49,12 +63,29 @@ export function resolveIncidents(
 }
 
 /** The open incidents of an instance, oldest first. */
-export async function openIncidentIds(db: Pool, instanceId: string): Promise<string[]> {
+export async function openIncidentIds(db: Pool | PoolClient, instanceId: string): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     'SELECT id FROM incidents WHERE process_instance_id = $1 AND resolved_at IS NULL ORDER BY created_at',
     [instanceId],
   );
   return rows.map((row) => row.id);
+}
+
+/** The open incidents of several instances, oldest first, by instance. */
+export async function openIncidentIdsOf(
+  db: Pool | PoolClient,
+  instanceIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const { rows } = await db.query<{ process_instance_id: string; id: string }>({
+    name: 'workflow.incidents.open-of-many',
+    text: `SELECT process_instance_id, id FROM incidents
+           WHERE process_instance_id = ANY($1::uuid[]) AND resolved_at IS NULL ORDER BY created_at, id`,
+    values: [instanceIds],
+  });
+  const open = new Map<string, string[]>();
+  for (const row of rows)
+    open.set(row.process_instance_id, [...(open.get(row.process_instance_id) ?? []), row.id]);
+  return open;
 }
 
 /** An open incident as the instance detail shows it. */

@@ -480,3 +480,65 @@ export async function findEndedInstances(
   });
   return rows;
 }
+
+/**
+ * Adds the guarded update of a migrated instance as the first CTE (`instance_update`): its new
+ * state and definition, written only if it is still at `expectedRevision` and of `fromDefinitionId`.
+ * Returns the guard its effects must check.
+ */
+export function addMigratedUpdate(
+  statement: StatementBuilder,
+  input: {
+    id: string;
+    state: InstanceState;
+    expectedRevision: number;
+    fromDefinitionId: string;
+    toDefinitionId: string;
+  },
+): string {
+  statement.with(
+    'instance_update',
+    `UPDATE process_instances
+     SET definition_id = ${statement.param(input.toDefinitionId)}, state = ${statement.param(input.state.status)},
+         variables = ${statement.param(JSON.stringify(rootVariables(input.state)))},
+         engine_state = ${statement.param(JSON.stringify(input.state))}, revision = revision + 1
+     WHERE id = ${statement.param(input.id)} AND revision = ${statement.param(input.expectedRevision)}
+       AND definition_id = ${statement.param(input.fromDefinitionId)} AND ended_at IS NULL
+     RETURNING ${instanceColumns}`,
+  );
+  return 'EXISTS (SELECT 1 FROM instance_update)';
+}
+
+/**
+ * Adds the guarded updates of several migrated instances as one CTE (`instance_update`): each row
+ * gets its new state and definition only if it is still at its expected revision, of `fromDefinitionId`
+ * and not ended. Returns the guard of the effects, given the SQL of a row's instance id.
+ */
+export function addMigratedUpdates(
+  statement: StatementBuilder,
+  updates: readonly { id: string; state: InstanceState; expectedRevision: number }[],
+  definitions: { fromDefinitionId: string; toDefinitionId: string },
+): (instanceIdSql: string) => string {
+  const rows = unnestParams(statement, [
+    [updates.map((u) => u.id), 'uuid'],
+    [updates.map((u) => u.expectedRevision), 'int'],
+    [updates.map((u) => u.state.status), 'text'],
+    [updates.map((u) => JSON.stringify(rootVariables(u.state))), 'jsonb'],
+    [updates.map((u) => JSON.stringify(u.state)), 'jsonb'],
+  ]);
+  const returned = instanceColumns
+    .split(', ')
+    .map((column) => `i.${column}`)
+    .join(', ');
+  statement.with(
+    'instance_update',
+    `UPDATE process_instances i
+     SET definition_id = ${statement.param(definitions.toDefinitionId)}, state = u.state, variables = u.variables,
+         engine_state = u.engine_state, revision = i.revision + 1
+     FROM ${rows} AS u(id, revision, state, variables, engine_state)
+     WHERE i.id = u.id AND i.revision = u.revision AND i.ended_at IS NULL
+       AND i.definition_id = ${statement.param(definitions.fromDefinitionId)}
+     RETURNING ${returned}`,
+  );
+  return (instanceIdSql) => `${instanceIdSql} IN (SELECT id FROM instance_update)`;
+}

@@ -118,3 +118,38 @@ export function deleteWaitRows(
 export function itemColumn<T>(name: string, type: string, pick: (item: T) => unknown): RowColumn<T> {
   return { name, type, value: (row) => pick(row.item) };
 }
+
+/** The rows of a table that hold a wait (or an incident) and the column naming its element. */
+export interface MovedRows {
+  /** The CTE's name. */
+  cte: string;
+  table: string;
+  /** The column that holds the wait's (or incident's) id. */
+  idColumn: string;
+  /** The column that holds the element id. */
+  elementColumn: string;
+}
+
+/**
+ * Adds the update pointing the rows of kept waits (or incidents) at their new element (a migrated
+ * instance: the rows, and the ids a worker holds, stay), each tagged by instance, to `statement`.
+ */
+export function moveRows(
+  statement: StatementBuilder,
+  guard: RowGuard,
+  rows: MovedRows,
+  moved: readonly Tagged<{ id: string; elementId: string }>[],
+): void {
+  if (moved.length === 0) return;
+  const values = unnestParams(statement, [
+    [moved.map((row) => row.instanceId), 'uuid'],
+    [moved.map((row) => row.item.id), 'uuid'],
+    [moved.map((row) => row.item.elementId), 'text'],
+  ]);
+  statement.with(
+    rows.cte,
+    `UPDATE ${rows.table} t SET ${rows.elementColumn} = m.element_id
+     FROM ${values} AS m(instance_id, id, element_id)
+     WHERE t.${rows.idColumn} = m.id AND t.process_instance_id = m.instance_id${guard.and('m.instance_id')}`,
+  );
+}

@@ -2,7 +2,13 @@ import { parseTimerSchedule, type TimerSpec } from '../schedule/schedule.js';
 import { claimDueSql } from '../../../platform/jobs/claim-due-sql.js';
 import { failedAttemptSql } from '../../../platform/jobs/failed-attempt-sql.js';
 import type { Queryable } from '../../../platform/database/queryable.js';
-import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
+import {
+  effectColumns,
+  itemColumn,
+  type InsertRows,
+  type WaitRows,
+  type MovedRows,
+} from './set-wise-write.js';
 
 /*
  * `timer_jobs`: armed timers, fired by the timer executor when due. An instance's timer (a catch
@@ -32,6 +38,14 @@ export const timerJobInserts: InsertRows<ArmedTimer> = {
     itemColumn('due_at', 'timestamptz', (timer) => timer.dueAt),
   ],
   computed: { created_at: 'r.now' },
+};
+
+/** The rows of armed timers kept by a migration, pointed at their new element. */
+export const timerJobMoves: MovedRows = {
+  cte: 'moved_timers',
+  table: 'timer_jobs',
+  idColumn: 'wait_id',
+  elementColumn: 'element_id',
 };
 
 /** The engine's delete of the timers of the waits its calls closed. */

@@ -1,6 +1,12 @@
 import type { Pool } from '../../../platform/database/pool.js';
 import type { Wait } from '../runtime/index.js';
-import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
+import {
+  effectColumns,
+  itemColumn,
+  type InsertRows,
+  type WaitRows,
+  type MovedRows,
+} from './set-wise-write.js';
 
 /*
  * `user_tasks`: the open waits of user tasks, listed and completed by people.
@@ -24,6 +30,14 @@ export const userTaskInserts: InsertRows<UserTaskWait> = {
     itemColumn('variables', 'jsonb', (wait) => JSON.stringify(wait.variables)),
   ],
   computed: { candidate_groups: 'ARRAY(SELECT jsonb_array_elements_text(r.groups))' },
+};
+
+/** The rows of user tasks kept by a migration, pointed at their new element. */
+export const userTaskMoves: MovedRows = {
+  cte: 'moved_user',
+  table: 'user_tasks',
+  idColumn: 'id',
+  elementColumn: 'activity_id',
 };
 
 /** The engine's delete of the user tasks its calls closed. */

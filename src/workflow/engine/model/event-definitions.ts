@@ -1,7 +1,18 @@
 import { feelExpression, isJuel, staticValue } from './expressions.js';
 import { readJob } from './job-definition.js';
 import type { ModdleNode } from './moddle-node.js';
-import { bodyOf, bpmnTypeName, child, extension, genericAttr, list, nsAttr, NS, str } from './moddle-node.js';
+import {
+  bodyOf,
+  bool,
+  bpmnTypeName,
+  child,
+  extension,
+  genericAttr,
+  list,
+  nsAttr,
+  NS,
+  str,
+} from './moddle-node.js';
 import type { Problems } from './problems.js';
 import { timerProblem } from '../schedule/schedule.js';
 import type { EventDefinition, TimerDefinition } from './types.js';
@@ -56,6 +67,16 @@ export function readEventDefinition(
     }
     case 'bpmn:TerminateEventDefinition':
       return { kind: 'terminate' };
+    case 'bpmn:CompensateEventDefinition': {
+      const activity = child(definition, 'activityRef');
+      return {
+        kind: 'compensate',
+        activityRef: activity === null ? null : str(activity, 'id'),
+        waitForCompletion: bool(definition, 'waitForCompletion', true),
+      };
+    }
+    case 'bpmn:CancelEventDefinition':
+      return { kind: 'cancel' };
     default:
       problems.add(elementId, `${bpmnTypeName(definition)} on '${elementId}' is not supported`);
       return null;

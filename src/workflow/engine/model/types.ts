@@ -71,7 +71,16 @@ export type EventDefinition =
       errorCode: string | null;
       errorName: string | null;
     }
-  | { kind: 'terminate' };
+  | { kind: 'terminate' }
+  | {
+      kind: 'compensate';
+      /** The activity to compensate; null compensates every completed activity of the scope. */
+      activityRef: string | null;
+      /** As written; the engine always waits for the handlers (Camunda 7 does the same). */
+      waitForCompletion: boolean;
+    }
+  /** Cancel end event (inside a transaction) and cancel boundary event (on a transaction). */
+  | { kind: 'cancel' };
 
 /** Multi-instance loop characteristics (Camunda and Zeebe variants folded into one shape). */
 export interface MultiInstanceModel {
@@ -113,6 +122,10 @@ export interface ActivityBase extends ElementBase {
   /** Boundary events attached to this activity. */
   boundaryEventIds: string[];
   multiInstance: MultiInstanceModel | null;
+  /** A compensation handler (`isForCompensation`): run only by compensation, never by a token's flow. */
+  isForCompensation?: boolean;
+  /** The handler associated with this activity's compensation boundary event, if any. */
+  compensationHandlerId?: string | null;
 }
 
 /** A start event; `isInterrupting` only matters inside an event sub-process. */
@@ -255,6 +268,8 @@ export interface ScopeModel {
 export interface SubProcessModel extends ActivityBase, ScopeModel {
   type: 'subProcess';
   triggeredByEvent: boolean;
+  /** A transaction sub-process (`bpmn:transaction`): a cancel end event inside it cancels it. */
+  isTransaction?: boolean;
   /** Start events of this sub-process (one none start, or the trigger of an event sub-process). */
   startEventIds: string[];
 }

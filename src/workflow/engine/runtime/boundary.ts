@@ -15,7 +15,10 @@ export function prepareBoundaryWaits(run: Run, token: TokenState, element: Eleme
   const waits: Wait[] = [];
   for (const boundaryId of element.boundaryEventIds) {
     const boundary = run.element(boundaryId);
-    if (boundary.type !== 'boundaryEvent' || boundary.eventDefinition.kind === 'error') continue;
+    // Error, compensation and cancel boundary events wait for nothing: what throws finds them.
+    if (boundary.type !== 'boundaryEvent') continue;
+    const kind = boundary.eventDefinition.kind;
+    if (kind === 'error' || kind === 'compensate' || kind === 'cancel') continue;
     const role = {
       kind: 'boundary' as const,
       boundaryEventId: boundaryId,

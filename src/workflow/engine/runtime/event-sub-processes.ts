@@ -27,7 +27,9 @@ export function openEventSubProcesses(
     const esp = run.element(espId);
     const startId = esp.type === 'subProcess' ? esp.startEventIds[0] : undefined;
     const start = startId === undefined ? undefined : run.element(startId);
-    if (start?.type !== 'startEvent' || start.eventDefinition.kind === 'error') continue;
+    // Error and compensation event sub-processes are found by what throws, not waited for.
+    if (start?.type !== 'startEvent') continue;
+    if (start.eventDefinition.kind === 'error' || start.eventDefinition.kind === 'compensate') continue;
     const role = { kind: 'eventSubProcess' as const, scopeId, interrupting: start.isInterrupting };
     const built = buildCatchWait(run, standIn, start.id, start.eventDefinition, role);
     if (!built.ok) {

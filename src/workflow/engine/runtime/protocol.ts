@@ -60,6 +60,8 @@ export type HistoryKind =
   | 'gatewayDecision'
   | 'variablesUpdated'
   | 'errorThrown'
+  /** A compensation throw or cancel end event: `data.activities` lists what it compensates, last completed first. */
+  | 'compensationThrown'
   | 'incidentRaised'
   | 'incidentResolved'
   | 'instanceEnded'

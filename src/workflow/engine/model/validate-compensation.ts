@@ -1,0 +1,84 @@
+import type { Problems } from './problems.js';
+import type { ElementModel, ProcessModel } from './types.js';
+
+/**
+ * Checks the rules of compensation and transactions: a compensation boundary event has no outgoing
+ * flow; a compensation throw's `activityRef` names an activity of the scope it compensates; a cancel
+ * end event is directly inside a transaction, which then has a cancel boundary event; a cancel
+ * boundary event is attached to a transaction and interrupts it.
+ */
+export function checkCompensationAndCancel(model: ProcessModel, problems: Problems): void {
+  for (const element of Object.values(model.elements)) {
+    if (!('eventDefinition' in element)) continue;
+    const definition = element.eventDefinition;
+    if (definition.kind === 'compensate') checkCompensate(element, definition.activityRef, model, problems);
+    if (definition.kind === 'cancel') checkCancel(element, model, problems);
+  }
+}
+
+function checkCompensate(
+  element: ElementModel,
+  activityRef: string | null,
+  model: ProcessModel,
+  problems: Problems,
+): void {
+  if (element.type === 'boundaryEvent' && element.outgoing.length > 0) {
+    problems.add(
+      element.id,
+      `compensation boundary event '${element.id}' must not have outgoing sequence flows`,
+    );
+  }
+  if (activityRef === null || (element.type !== 'intermediateThrowEvent' && element.type !== 'endEvent'))
+    return;
+  const target = model.elements[activityRef];
+  const scopeId = compensatedScopeOf(element, model);
+  if (target === undefined || !('boundaryEventIds' in target) || target.parentId !== scopeId) {
+    problems.add(
+      element.id,
+      `compensation event '${element.id}' names activity '${activityRef}', which is not an activity of the scope it compensates`,
+    );
+  }
+}
+
+/**
+ * The scope whose activities a compensation throw compensates: its own, or, inside a compensation
+ * event sub-process, the sub-process that event sub-process is the handler of.
+ */
+export function compensatedScopeOf(element: ElementModel, model: ProcessModel): string {
+  const scope = model.elements[element.parentId];
+  if (scope?.type !== 'subProcess' || !scope.triggeredByEvent) return element.parentId;
+  const start = model.elements[scope.startEventIds[0] ?? ''];
+  const isHandler = start?.type === 'startEvent' && start.eventDefinition.kind === 'compensate';
+  return isHandler ? scope.parentId : element.parentId;
+}
+
+function checkCancel(element: ElementModel, model: ProcessModel, problems: Problems): void {
+  if (element.type === 'endEvent') {
+    const scope = model.elements[element.parentId];
+    if (scope?.type !== 'subProcess' || scope.isTransaction !== true) {
+      problems.add(
+        element.id,
+        `cancel end event '${element.id}' is only allowed directly inside a transaction`,
+      );
+      return;
+    }
+    const cancelBoundary = scope.boundaryEventIds.some((id) => {
+      const boundary = model.elements[id];
+      return boundary?.type === 'boundaryEvent' && boundary.eventDefinition.kind === 'cancel';
+    });
+    if (!cancelBoundary) {
+      problems.add(
+        element.id,
+        `cancel end event '${element.id}' needs a cancel boundary event on transaction '${scope.id}'`,
+      );
+    }
+  }
+  if (element.type === 'boundaryEvent') {
+    const host = model.elements[element.attachedTo];
+    if (host?.type !== 'subProcess' || host.isTransaction !== true) {
+      problems.add(element.id, `cancel boundary event '${element.id}' is only allowed on a transaction`);
+    } else if (!element.cancelActivity) {
+      problems.add(element.id, `cancel boundary event '${element.id}' must interrupt its transaction`);
+    }
+  }
+}

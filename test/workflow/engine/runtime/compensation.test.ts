@@ -75,3 +75,112 @@ void describe('compensation of tasks (compensation.bpmn, after Camunda 7 example
     );
   });
 });
+
+void describe('compensation of completed sub-processes (compensation-sub-process.bpmn)', async () => {
+  const model = await loadModel('compensation-sub-process.bpmn');
+
+  const reviewed = () =>
+    new Scenario(model)
+      .start({ id: '7' })
+      .complete('bookHotel')
+      .complete('bookFlight')
+      .complete('notify')
+      .complete('review', { undo: true });
+
+  void test('given a completed nested booking, when everything is undone, then inner activities are compensated recursively, last completed first', () => {
+    const run = reviewed();
+    assert.deepEqual(run.openWaits(), ['retract']);
+    run.complete('retract');
+    assert.deepEqual(run.openWaits(), ['cancelFlight'], 'the nested sub-process completed after bookHotel');
+    run.complete('cancelFlight');
+    assert.deepEqual(run.openWaits(), ['cancelHotel']);
+    run.complete('cancelHotel');
+    assert.equal(run.state.status, 'completed');
+    assert.deepEqual(activatedAfter(run, 'undoAll'), ['retract', 'cancelFlight', 'cancelHotel']);
+  });
+
+  void test('given the sub-process had a local variable, when its activity is compensated, then the handler sees the value it had at completion', () => {
+    const run = reviewed().complete('retract');
+    const flight = run.wait('cancelFlight');
+    assert.ok(flight.kind === 'externalTask');
+    assert.equal(
+      flight.variables.bookingRef,
+      'B-7',
+      'the ended sub-process scope is recreated from its snapshot',
+    );
+    run.complete('cancelFlight');
+    const hotel = run.wait('cancelHotel');
+    assert.ok(hotel.kind === 'externalTask');
+    assert.equal(hotel.variables.bookingRef, 'B-7');
+    run.complete('cancelHotel');
+    assert.equal(Object.keys(run.state.scopes).length, 1, 'recreated scopes are dropped after compensation');
+  });
+
+  void test('given the sub-process is interrupted before it completes, then what completed inside is not remembered', () => {
+    const run = new Scenario(model).start({ id: '1' }).complete('bookHotel');
+    assert.equal(run.state.compensation?.subscriptions.length, 1);
+    run.send({ type: 'cancel' });
+    assert.equal(run.state.compensation, undefined);
+  });
+});
+
+void describe('compensation event sub-process (compensation-event-sub-process.bpmn)', async () => {
+  const model = await loadModel('compensation-event-sub-process.bpmn');
+
+  void test('given a completed sub-process with a compensation event sub-process, when compensation is thrown, then the event sub-process runs and its throw compensates the inner activities', () => {
+    const run = new Scenario(model).start().complete('bookHotel').complete('bookFlight').complete('review');
+    assert.deepEqual(run.openWaits(), ['logUndo'], 'the event sub-process is the handler of booking');
+    run.complete('logUndo');
+    assert.deepEqual(run.openWaits(), ['cancelFlight']);
+    run.complete('cancelFlight').complete('cancelHotel');
+    assert.equal(run.state.status, 'completed');
+    assert.deepEqual(activatedAfter(run, 'undoAll'), [
+      'onUndo',
+      'undoStart',
+      'logUndo',
+      'undoInner',
+      'cancelFlight',
+      'cancelHotel',
+      'undoEnd',
+      'end',
+    ]);
+  });
+
+  void test('given a running sub-process, then its compensation event sub-process waits for nothing', () => {
+    const run = new Scenario(model).start();
+    assert.deepEqual(run.openWaits(), ['bookHotel']);
+  });
+});
+
+void describe('compensation of multi-instance activities (compensation-multi-instance.bpmn)', async () => {
+  const model = await loadModel('compensation-multi-instance.bpmn');
+
+  const completeRoom = (run: Scenario, room: string, variables: Record<string, boolean> = {}) => {
+    const wait = run.waitsAt('bookRoom').find((w) => w.kind === 'externalTask' && w.variables.room === room);
+    assert.ok(wait !== undefined, `no open booking of room ${room}`);
+    return run.send({ type: 'complete', waitId: wait.waitId, variables });
+  };
+  const cancelledRoom = (run: Scenario) => {
+    const wait = run.wait('cancelRoom');
+    assert.ok(wait.kind === 'externalTask');
+    run.complete('cancelRoom');
+    return wait.variables.room;
+  };
+
+  void test('given three instances completed b, c, a, when compensation is thrown, then each is compensated with its own room, in reverse order', () => {
+    const run = new Scenario(model).start({ rooms: ['a', 'b', 'c'] });
+    for (const room of ['b', 'c', 'a']) completeRoom(run, room);
+    run.complete('review');
+    assert.deepEqual([cancelledRoom(run), cancelledRoom(run), cancelledRoom(run)], ['a', 'c', 'b']);
+    assert.equal(run.state.status, 'completed');
+  });
+
+  void test('given the completion condition ended the loop early, then only the completed instances are compensated', () => {
+    const run = new Scenario(model).start({ rooms: ['a', 'b', 'c'] });
+    completeRoom(run, 'b');
+    completeRoom(run, 'a', { stop: true });
+    run.complete('review');
+    assert.deepEqual([cancelledRoom(run), cancelledRoom(run)], ['a', 'b']);
+    assert.equal(run.state.status, 'completed');
+  });
+});

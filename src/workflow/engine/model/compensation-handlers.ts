@@ -7,7 +7,8 @@ import type { ElementModel, ProcessModel } from './types.js';
  * Wires compensation handlers: an association from a compensation boundary event to an activity
  * marked `isForCompensation` makes that activity the handler of the boundary event's host
  * (`compensationHandlerId`). Records a problem for a compensation boundary event without exactly
- * one handler, an association to an activity that is not a handler, and a handler nothing attaches.
+ * one handler, an association to an activity that is not a handler, a handler nothing attaches, and
+ * a handler with flows or boundary events.
  */
 export function attachCompensationHandlers(
   associations: readonly ModdleNode[],
@@ -59,6 +60,9 @@ export function attachCompensationHandlers(
         element.id,
         `compensation handler '${element.id}' must not have incoming or outgoing sequence flows`,
       );
+    } else if (element.boundaryEventIds.length > 0) {
+      // A boundary event that ends the handler would leave its throw waiting for it forever.
+      problems.add(element.id, `compensation handler '${element.id}' must not have boundary events`);
     } else if (!attached.has(element.id)) {
       problems.add(
         element.id,

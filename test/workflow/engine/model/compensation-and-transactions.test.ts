@@ -114,3 +114,11 @@ void test('cancel events outside a transaction are problems', async () => {
   );
   assertProblem(nonInterrupting, 'onCancel', /must interrupt its transaction/);
 });
+
+void test('a compensation handler with a boundary event is a problem', async () => {
+  const problems = await compileProblems(
+    compensable(`<bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="e"/><bpmn:association id="a" sourceRef="undo" targetRef="refund"/>
+      <bpmn:boundaryEvent id="late" attachedToRef="refund"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:boundaryEvent>`),
+  );
+  assertProblem(problems, 'refund', /must not have boundary events/);
+});

@@ -3,9 +3,9 @@ import type { ElementModel, ProcessModel } from './types.js';
 
 /**
  * Checks the rules of compensation and transactions: a compensation boundary event has no outgoing
- * flow; a compensation throw's `activityRef` names an activity of the scope it compensates; a cancel
+ * flow; a compensation throw's `activityRef` names an activity of a scope it compensates; a cancel
  * end event is directly inside a transaction, which then has a cancel boundary event; a cancel
- * boundary event is attached to a transaction and interrupts it.
+ * boundary event is attached to a transaction, interrupts it, and is its only one (as Camunda 7).
  */
 export function checkCompensationAndCancel(model: ProcessModel, problems: Problems): void {
   for (const element of Object.values(model.elements)) {
@@ -31,8 +31,8 @@ function checkCompensate(
   if (activityRef === null || (element.type !== 'intermediateThrowEvent' && element.type !== 'endEvent'))
     return;
   const target = model.elements[activityRef];
-  const scopeId = compensatedScopeOf(element, model);
-  if (target === undefined || !('boundaryEventIds' in target) || target.parentId !== scopeId) {
+  const scopeIds = compensatedScopesOf(element, model);
+  if (target === undefined || !('boundaryEventIds' in target) || !scopeIds.includes(target.parentId)) {
     problems.add(
       element.id,
       `compensation event '${element.id}' names activity '${activityRef}', which is not an activity of the scope it compensates`,
@@ -41,15 +41,19 @@ function checkCompensate(
 }
 
 /**
- * The scope whose activities a compensation throw compensates: its own, or, inside a compensation
- * event sub-process, the sub-process that event sub-process is the handler of.
+ * The scopes whose activities a compensation throw compensates: its own and, from inside an event
+ * sub-process, the scopes around it up to the first that is not an event sub-process.
  */
-export function compensatedScopeOf(element: ElementModel, model: ProcessModel): string {
-  const scope = model.elements[element.parentId];
-  if (scope?.type !== 'subProcess' || !scope.triggeredByEvent) return element.parentId;
-  const start = model.elements[scope.startEventIds[0] ?? ''];
-  const isHandler = start?.type === 'startEvent' && start.eventDefinition.kind === 'compensate';
-  return isHandler ? scope.parentId : element.parentId;
+export function compensatedScopesOf(element: ElementModel, model: ProcessModel): string[] {
+  const scopes = [element.parentId];
+  for (
+    let scope = model.elements[element.parentId];
+    scope?.type === 'subProcess' && scope.triggeredByEvent;
+  ) {
+    scopes.push(scope.parentId);
+    scope = model.elements[scope.parentId];
+  }
+  return scopes;
 }
 
 function checkCancel(element: ElementModel, model: ProcessModel, problems: Problems): void {
@@ -62,11 +66,7 @@ function checkCancel(element: ElementModel, model: ProcessModel, problems: Probl
       );
       return;
     }
-    const cancelBoundary = scope.boundaryEventIds.some((id) => {
-      const boundary = model.elements[id];
-      return boundary?.type === 'boundaryEvent' && boundary.eventDefinition.kind === 'cancel';
-    });
-    if (!cancelBoundary) {
+    if (cancelBoundariesOf(scope, model).length === 0) {
       problems.add(
         element.id,
         `cancel end event '${element.id}' needs a cancel boundary event on transaction '${scope.id}'`,
@@ -79,6 +79,18 @@ function checkCancel(element: ElementModel, model: ProcessModel, problems: Probl
       problems.add(element.id, `cancel boundary event '${element.id}' is only allowed on a transaction`);
     } else if (!element.cancelActivity) {
       problems.add(element.id, `cancel boundary event '${element.id}' must interrupt its transaction`);
+    } else if (cancelBoundariesOf(host, model)[0] !== element.id) {
+      problems.add(element.id, `transaction '${host.id}' has more than one cancel boundary event`);
     }
   }
+}
+
+function cancelBoundariesOf(
+  activity: Extract<ElementModel, { type: 'subProcess' }>,
+  model: ProcessModel,
+): string[] {
+  return activity.boundaryEventIds.filter((id) => {
+    const boundary = model.elements[id];
+    return boundary?.type === 'boundaryEvent' && boundary.eventDefinition.kind === 'cancel';
+  });
 }

@@ -16,14 +16,14 @@ import type { CompensationRun, CompensationSubscription, ScopeState, TokenState 
 
 /**
  * A compensation throw (intermediate or end event): compensates the completed activities of its
- * scope (or only `activityRef`), last completed first, one handler at a time; the token waits and
+ * scope (see {@link compensatedScopesOf}; or only `activityRef`), last completed first, one handler at a time; the token waits and
  * completes after the last handler (Camunda 7 waits too, whatever `waitForCompletion` says).
  */
 export function throwCompensation(run: Run, token: TokenState, activityRef: string | null): void {
-  const scopeId = compensatedScopeOf(run, token.scopeId);
+  const scopeIds = compensatedScopesOf(run, token.scopeId);
   const taken = takeSubscriptions(
     run,
-    (s) => s.scopeId === scopeId && (activityRef === null || s.activityId === activityRef),
+    (s) => scopeIds.has(s.scopeId) && (activityRef === null || s.activityId === activityRef),
   );
   run.history('compensationThrown', token.elementId, token.id, {
     activityRef,
@@ -151,15 +151,21 @@ function ensureScope(
   return scope;
 }
 
-/** The scope a throw in `scopeId` compensates: its own, or the sub-process a compensation event sub-process handles. */
-function compensatedScopeOf(run: Run, scopeId: string): string {
-  const scope = run.state.scopes[scopeId];
-  if (scope === undefined || scope.parentId === null) return scopeId;
-  const esp: ElementModel | undefined = run.model.elements[scope.elementId];
-  if (esp?.type !== 'subProcess' || !esp.triggeredByEvent) return scopeId;
-  const start = run.model.elements[esp.startEventIds[0] ?? ''];
-  const isHandler = start?.type === 'startEvent' && start.eventDefinition.kind === 'compensate';
-  return isHandler ? scope.parentId : scopeId;
+/**
+ * The scopes a throw in `scopeId` compensates: its own and, from an event sub-process, the scope
+ * around it, up to the first scope that is not an event sub-process (as Camunda 7: an event
+ * sub-process does not consume compensation). A compensation event sub-process thus compensates
+ * the sub-process it is the handler of.
+ */
+function compensatedScopesOf(run: Run, scopeId: string): Set<string> {
+  const scopes = new Set<string>([scopeId]);
+  for (let scope = run.state.scopes[scopeId]; scope !== undefined && scope.parentId !== null;) {
+    const element: ElementModel | undefined = run.model.elements[scope.elementId];
+    if (element?.type !== 'subProcess' || !element.triggeredByEvent) break;
+    scopes.add(scope.parentId);
+    scope = run.state.scopes[scope.parentId];
+  }
+  return scopes;
 }
 
 // The transaction (its multi-instance body, for an instance) is interrupted and its cancel boundary fires.

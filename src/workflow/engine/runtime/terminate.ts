@@ -10,6 +10,8 @@ import type { TokenState } from './types.js';
  * when the instance is cancelled from outside.
  */
 export function terminateToken(run: Run, token: TokenState, reason: 'interrupted' | 'cancelled'): void {
+  // Already ended by an earlier termination in the same sweep (a handler ended with its throw).
+  if (run.token(token.id) === undefined) return;
   if (token.compensating !== undefined) {
     // The handlers this throw waits for may run in scopes recreated for them, outside its own.
     for (const handler of Object.values(run.state.tokens)) {

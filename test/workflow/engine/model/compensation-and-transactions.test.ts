@@ -122,3 +122,11 @@ void test('a compensation handler with a boundary event is a problem', async () 
   );
   assertProblem(problems, 'refund', /must not have boundary events/);
 });
+
+void test('a transaction with two cancel boundary events is a problem', async () => {
+  const problems = await compileProblems(
+    transaction(`<bpmn:boundaryEvent id="c1" attachedToRef="tx"><bpmn:cancelEventDefinition/></bpmn:boundaryEvent>
+      <bpmn:boundaryEvent id="c2" attachedToRef="tx"><bpmn:cancelEventDefinition/></bpmn:boundaryEvent>`),
+  );
+  assertProblem(problems, 'c2', /transaction 'tx' has more than one cancel boundary event/);
+});

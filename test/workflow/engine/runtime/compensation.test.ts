@@ -63,7 +63,11 @@ void describe('compensation of tasks (compensation.bpmn, after Camunda 7 example
     const run = booked().complete('review', { undo: 'all' });
     run.send({ type: 'cancel' });
     assert.equal(run.state.status, 'cancelled');
-    assert.ok(run.historyOf('elementTerminated').includes('refund'));
+    assert.deepEqual(
+      run.historyOf('elementTerminated').filter((id) => id === 'refund'),
+      ['refund'],
+      'terminated once, with its throw',
+    );
   });
 
   void test('given an activity was compensated, then it is no longer remembered, so it is never compensated twice', () => {
@@ -182,5 +186,18 @@ void describe('compensation of multi-instance activities (compensation-multi-ins
     run.complete('review');
     assert.deepEqual([cancelledRoom(run), cancelledRoom(run)], ['a', 'b']);
     assert.equal(run.state.status, 'completed');
+  });
+});
+
+void describe('compensation thrown from an error event sub-process (compensation-error-event-sub-process.bpmn)', async () => {
+  const model = await loadModel('compensation-error-event-sub-process.bpmn');
+
+  void test('given the hotel was booked, when payment fails into the event sub-process, then its throw compensates the process scope', () => {
+    const run = new Scenario(model).start().complete('bookHotel');
+    run.send({ type: 'bpmnError', waitId: run.wait('chargeCard').waitId, errorCode: 'PAYMENT_FAILED' });
+    assert.deepEqual(run.openWaits(), ['cancelHotel'], 'an event sub-process does not consume compensation');
+    run.complete('cancelHotel');
+    assert.equal(run.state.status, 'completed');
+    assert.deepEqual(activatedAfter(run, 'undo'), ['cancelHotel', 'failedEnd']);
   });
 });

@@ -10,11 +10,18 @@ import type { CompensationSubscription, TokenState } from './types.js';
  * local scope (a sub-process, a multi-instance body or instance), which compensating it compensates.
  */
 export function recordCompensation(run: Run, token: TokenState, element: ElementModel): void {
-  if (token.compensationOf !== undefined || !('boundaryEventIds' in element)) return;
-  if (element.isForCompensation === true) return;
-  if (element.type === 'subProcess' && element.triggeredByEvent) return;
-  const isBody = token.multiInstance !== null;
+  if (!('boundaryEventIds' in element)) return;
   const local = token.localScopeId;
+  const notCompensable =
+    token.compensationOf !== undefined ||
+    element.isForCompensation === true ||
+    (element.type === 'subProcess' && element.triggeredByEvent);
+  if (notCompensable) {
+    // What completed inside an event sub-process or a handler cannot be reached once it ended.
+    if (local !== null) dropCompensationIn(run, local);
+    return;
+  }
+  const isBody = token.multiInstance !== null;
   const state = run.state.compensation;
   const hasInner =
     local !== null && state !== undefined && state.subscriptions.some((s) => s.scopeId === local);

@@ -201,3 +201,17 @@ void describe('compensation thrown from an error event sub-process (compensation
     assert.deepEqual(activatedAfter(run, 'undo'), ['cancelHotel', 'failedEnd']);
   });
 });
+
+void describe('an activity completed more than once (compensation-loop.bpmn)', async () => {
+  const model = await loadModel('compensation-loop.bpmn');
+
+  void test('given book completed twice in a loop, when compensation is thrown, then its handler runs once per completion', () => {
+    const run = new Scenario(model).start();
+    run.complete('book', { more: true, booking: 1 });
+    run.complete('book', { more: false, booking: 2 });
+    assert.deepEqual(run.openWaits(), ['unbook']);
+    run.complete('unbook').complete('unbook');
+    assert.equal(run.state.status, 'completed');
+    assert.deepEqual(activatedAfter(run, 'undo'), ['unbook', 'unbook']);
+  });
+});

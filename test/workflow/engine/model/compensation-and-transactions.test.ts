@@ -130,3 +130,11 @@ void test('a transaction with two cancel boundary events is a problem', async ()
   );
   assertProblem(problems, 'c2', /transaction 'tx' has more than one cancel boundary event/);
 });
+
+void test('a compensation throw naming an activity that does not exist is a problem, not a throw for the whole scope', async () => {
+  const problems = await compileProblems(
+    compensable(`<bpmn:endEvent id="comp"><bpmn:compensateEventDefinition activityRef="nowhere"/></bpmn:endEvent>
+      <bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="comp"/><bpmn:association id="a" sourceRef="undo" targetRef="refund"/>`),
+  );
+  assertProblem(problems, 'comp', /compensation event 'comp' names activity 'nowhere', which does not exist/);
+});

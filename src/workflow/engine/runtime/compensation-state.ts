@@ -26,6 +26,8 @@ export function recordCompensation(run: Run, token: TokenState, element: Element
   const hasInner =
     local !== null && state !== undefined && state.subscriptions.some((s) => s.scopeId === local);
   if (!hasInner && (isBody || handlerOf(run, element) === null)) return;
+  // A multi-instance instance whose output failed completes again on retry: record it once.
+  if (local !== null && state?.subscriptions.some((s) => s.localScopeId === local) === true) return;
   const compensation = (run.state.compensation ??= { next: 1, subscriptions: [] });
   compensation.subscriptions.push({
     activityId: element.id,

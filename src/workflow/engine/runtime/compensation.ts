@@ -16,8 +16,9 @@ import type { CompensationRun, CompensationSubscription, ScopeState, TokenState 
 
 /**
  * A compensation throw (intermediate or end event): compensates the completed activities of its
- * scope (see {@link compensatedScopesOf}; or only `activityRef`), last completed first, one handler at a time; the token waits and
- * completes after the last handler (Camunda 7 waits too, whatever `waitForCompletion` says).
+ * scopes (see {@link compensatedScopesOf}), or only `activityRef`, last completed first, one handler
+ * at a time; the token waits and completes after the last handler (Camunda 7 waits too, whatever
+ * `waitForCompletion` says).
  */
 export function throwCompensation(run: Run, token: TokenState, activityRef: string | null): void {
   const scopeIds = compensatedScopesOf(run, token.scopeId);

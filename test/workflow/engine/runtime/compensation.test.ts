@@ -202,6 +202,24 @@ void describe('compensation thrown from an error event sub-process (compensation
   });
 });
 
+void describe('compensation of a multi-instance sub-process (compensation-multi-instance-sub-process.bpmn)', async () => {
+  const model = await loadModel('compensation-multi-instance-sub-process.bpmn');
+
+  void test('given every leg was booked in turn, when compensation is thrown, then the inner booking of each instance is undone with its own leg, last first', () => {
+    const run = new Scenario(model).start({ legs: ['out', 'back'] });
+    run.complete('bookLeg').complete('bookLeg').complete('review');
+    const undone: unknown[] = [];
+    for (let i = 0; i < 2; i++) {
+      const wait = run.wait('unbookLeg');
+      assert.ok(wait.kind === 'externalTask');
+      undone.push(wait.variables.leg);
+      run.complete('unbookLeg');
+    }
+    assert.deepEqual(undone, ['back', 'out']);
+    assert.equal(run.state.status, 'completed');
+  });
+});
+
 void describe('an activity completed more than once (compensation-loop.bpmn)', async () => {
   const model = await loadModel('compensation-loop.bpmn');
 

@@ -10,7 +10,8 @@ declare module 'bpmn-moddle' {
     ): Promise<{
       rootElement: unknown;
       elementsById: Record<string, unknown>;
-      warnings: { message: string }[];
+      /** An unresolved reference names the element holding it, the property and the missing id. */
+      warnings: { message: string; element?: unknown; property?: string; value?: string }[];
     }>;
   }
 }

@@ -83,6 +83,11 @@ export function buildElement(
     case 'subProcess':
     case 'callActivity':
       return buildActivity(node, type, base, ctx);
+    // A transaction runs as an embedded sub-process; a cancel end event inside it is what differs.
+    case 'transaction': {
+      const built = buildActivity(node, 'subProcess', base, ctx);
+      return built?.type === 'subProcess' ? { ...built, isTransaction: true } : built;
+    }
     default:
       problems.add(id, `${type} '${id}' is not supported`);
       return null;
@@ -131,15 +136,12 @@ function buildActivity(
   const { problems } = ctx;
   const id = base.id;
   const before = problems.list.length;
-  if (bool(node, 'isForCompensation', false)) {
-    problems.add(id, `compensation handler '${id}' is not supported`);
-    return null;
-  }
   const activity: ActivityBase = {
     ...base,
     boundaryEventIds: [],
     multiInstance: readMultiInstance(node, id, problems),
   };
+  if (bool(node, 'isForCompensation', false)) activity.isForCompensation = true;
   const implementedBy = implementingExtension(activity, type, ctx.extensions);
   const missingImplementation = (what: string) => {
     const java = javaImplementation(node);

@@ -3,6 +3,7 @@ import { buildElement, validateExtensions } from './build-element.js';
 import { feelExpression } from './expressions.js';
 import type { ModdleNode } from './moddle-node.js';
 import { bodyOf, bpmnTypeName, child, list, str } from './moddle-node.js';
+import { attachCompensationHandlers } from './compensation-handlers.js';
 import { weftExtensions } from './raw-extensions.js';
 import type { ElementModel, ProcessModel, ScopeModel } from './types.js';
 
@@ -22,6 +23,8 @@ interface Walk extends ElementContext {
   flows: PendingFlow[];
   /** Gateway id → its `default` flow node. */
   defaults: Map<string, ModdleNode>;
+  /** Associations (artifacts) of every scope: they attach compensation handlers. */
+  associations: ModdleNode[];
 }
 
 /**
@@ -42,18 +45,27 @@ export function buildProcess(process: ModdleNode, processKey: string, ctx: Eleme
     extensions: weftExtensions(process),
   };
   validateExtensions(model.extensions, processKey, ctx);
-  const walk: Walk = { ...ctx, model, seen: new Set([processKey]), flows: [], defaults: new Map() };
+  const walk: Walk = {
+    ...ctx,
+    model,
+    seen: new Set([processKey]),
+    flows: [],
+    defaults: new Map(),
+    associations: [],
+  };
   walkScope(process, processKey, model, walk);
   for (const flow of walk.flows) wireFlow(flow, walk);
   for (const [gatewayId, flowNode] of walk.defaults) wireDefault(gatewayId, flowNode, walk);
   for (const element of Object.values(model.elements)) {
     if (element.type === 'boundaryEvent') attachBoundary(element.id, element.attachedTo, walk);
   }
+  attachCompensationHandlers(walk.associations, model, ctx.problems);
   return model;
 }
 
 function walkScope(container: ModdleNode, scopeId: string, scope: ScopeModel, walk: Walk): void {
   const { problems, model } = walk;
+  walk.associations.push(...list(container, 'artifacts').filter((node) => node.$type === 'bpmn:Association'));
   for (const node of list(container, 'flowElements')) {
     if (IGNORED_TYPES.has(node.$type)) continue;
     const id = str(node, 'id');

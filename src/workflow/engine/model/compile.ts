@@ -65,6 +65,15 @@ async function parse(xml: string, problems: Problems): Promise<ModdleNode | null
       // moddle keeps the first element with an id and drops the others.
       const duplicate = /duplicate ID <([^>]+)>/.exec(warning.message)?.[1];
       if (duplicate !== undefined) problems.add(duplicate, `the id '${duplicate}' is used more than once`);
+      // A compensation throw whose activityRef is lost would compensate its whole scope instead.
+      if (warning.property === 'bpmn:activityRef') {
+        const parent: unknown = isNode(warning.element) ? warning.element.$parent : undefined;
+        const eventId = isNode(parent) ? str(parent, 'id') : null;
+        problems.add(
+          eventId,
+          `compensation event '${eventId ?? '?'}' names activity '${warning.value ?? ''}', which does not exist`,
+        );
+      }
     }
     if (!isNode(rootElement) || rootElement.$type !== 'bpmn:Definitions') {
       problems.add(null, 'the root element is not <bpmn:definitions>');

@@ -81,6 +81,16 @@ export function readEventDefinition(
       return { kind: 'terminate' };
     case 'bpmn:ConditionalEventDefinition':
       return readConditional(definition, elementId, problems);
+    case 'bpmn:CompensateEventDefinition': {
+      const activity = child(definition, 'activityRef');
+      return {
+        kind: 'compensate',
+        activityRef: activity === null ? null : str(activity, 'id'),
+        waitForCompletion: bool(definition, 'waitForCompletion', true),
+      };
+    }
+    case 'bpmn:CancelEventDefinition':
+      return { kind: 'cancel' };
     default:
       problems.add(elementId, `${bpmnTypeName(definition)} on '${elementId}' is not supported`);
       return null;

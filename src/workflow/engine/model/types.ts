@@ -86,7 +86,16 @@ export type EventDefinition =
       variableName: string | null;
       /** Camunda `camunda:variableEvents`: the kinds of change that trigger one; empty means all. */
       variableEvents: ConditionalVariableEvent[];
-    };
+    }
+  | {
+      kind: 'compensate';
+      /** The activity to compensate; null compensates every completed activity of the scope. */
+      activityRef: string | null;
+      /** As written; the engine always waits for the handlers (Camunda 7 does the same). */
+      waitForCompletion: boolean;
+    }
+  /** Cancel end event (inside a transaction) and cancel boundary event (on a transaction). */
+  | { kind: 'cancel' };
 
 /** A kind of variable change a conditional event may listen to (weft never deletes variables). */
 export type ConditionalVariableEvent = 'create' | 'update' | 'delete';
@@ -131,6 +140,10 @@ export interface ActivityBase extends ElementBase {
   /** Boundary events attached to this activity. */
   boundaryEventIds: string[];
   multiInstance: MultiInstanceModel | null;
+  /** A compensation handler (`isForCompensation`): run only by compensation, never by a token's flow. */
+  isForCompensation?: boolean;
+  /** The handler associated with this activity's compensation boundary event, if any. */
+  compensationHandlerId?: string | null;
 }
 
 /** A start event; `isInterrupting` only matters inside an event sub-process. */
@@ -273,6 +286,8 @@ export interface ScopeModel {
 export interface SubProcessModel extends ActivityBase, ScopeModel {
   type: 'subProcess';
   triggeredByEvent: boolean;
+  /** A transaction sub-process (`bpmn:transaction`): a cancel end event inside it cancels it. */
+  isTransaction?: boolean;
   /** Start events of this sub-process (one none start, or the trigger of an event sub-process). */
   startEventIds: string[];
 }

@@ -1,4 +1,5 @@
 import type { Problems } from './problems.js';
+import { checkCompensationAndCancel } from './validate-compensation.js';
 import type { ElementModel, EventDefinition, ProcessModel } from './types.js';
 
 type Kind = EventDefinition['kind'];
@@ -6,9 +7,9 @@ type Kind = EventDefinition['kind'];
 // Which event definitions each event type may carry.
 const ALLOWED_KINDS: Record<string, readonly Kind[]> = {
   intermediateCatchEvent: ['timer', 'message', 'signal', 'conditional'],
-  intermediateThrowEvent: ['none', 'message', 'signal', 'escalation'],
-  endEvent: ['none', 'terminate', 'error', 'escalation', 'message', 'signal'],
-  boundaryEvent: ['timer', 'message', 'signal', 'error', 'escalation', 'conditional'],
+  intermediateThrowEvent: ['none', 'message', 'signal', 'escalation', 'compensate'],
+  endEvent: ['none', 'terminate', 'error', 'escalation', 'message', 'signal', 'compensate', 'cancel'],
+  boundaryEvent: ['timer', 'message', 'signal', 'error', 'escalation', 'conditional', 'compensate', 'cancel'],
 };
 
 /**
@@ -34,6 +35,7 @@ export function validateProcess(model: ProcessModel, problems: Problems): void {
     checkGateway(element, model, problems);
     if (element.type === 'subProcess') checkSubProcess(element, problems);
   }
+  checkCompensationAndCancel(model, problems);
   for (const flow of Object.values(model.flows)) {
     const source = model.elements[flow.sourceId];
     if (
@@ -60,7 +62,9 @@ function checkIncoming(element: ElementModel, problems: Problems): void {
   if (element.type === 'subProcess' && element.triggeredByEvent && element.outgoing.length > 0) {
     problems.add(element.id, `event sub-process '${element.id}' must not have outgoing sequence flows`);
   }
-  if (!isEntry && element.incoming.length === 0) {
+  // A compensation handler is started by compensation only (its flows are checked with the handlers).
+  const handler = 'isForCompensation' in element && element.isForCompensation === true;
+  if (!isEntry && !handler && element.incoming.length === 0) {
     problems.add(element.id, `${element.type} '${element.id}' has no incoming sequence flow`);
   }
 }
@@ -137,8 +141,13 @@ function checkStartKind(
       );
     } else if (kind === 'error' && !element.isInterrupting) {
       problems.add(element.id, `error start event '${element.id}' must be interrupting`);
-    } else if (kind === 'terminate') {
-      problems.add(element.id, `start event '${element.id}' cannot be a terminate event`);
+    } else if (kind === 'terminate' || kind === 'cancel') {
+      problems.add(element.id, `start event '${element.id}' cannot be a ${kind} event`);
+    } else if (kind === 'compensate' && model.elements[scope.parentId]?.type !== 'subProcess') {
+      problems.add(
+        element.id,
+        `compensation start event '${element.id}' is only allowed in an event sub-process of a sub-process`,
+      );
     }
   }
 }

@@ -16,6 +16,7 @@ export function prepareBoundaryWaits(run: Run, token: TokenState, element: Eleme
   const waits: Wait[] = [];
   for (const boundaryId of element.boundaryEventIds) {
     const boundary = run.element(boundaryId);
+    // Error, escalation, compensation and cancel boundary events wait for nothing: what throws finds them.
     if (boundary.type !== 'boundaryEvent' || isThrownTo(boundary.eventDefinition.kind)) continue;
     const role = {
       kind: 'boundary' as const,

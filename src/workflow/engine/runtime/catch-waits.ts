@@ -20,9 +20,9 @@ export type CatchWaitResult =
 export type CatchTrigger =
   EventDefinition | { kind: 'receive'; messageName: string; correlationKey: string | null };
 
-/** Event kinds thrown to their catchers instead of waited for: error and escalation. */
+/** Event kinds thrown to their catchers instead of waited for: error, escalation, compensation, cancel. */
 export function isThrownTo(kind: EventDefinition['kind']): boolean {
-  return kind === 'error' || kind === 'escalation';
+  return kind === 'error' || kind === 'escalation' || kind === 'compensate' || kind === 'cancel';
 }
 
 /**

@@ -1,4 +1,6 @@
 import { evaluateOwnConditions } from './conditions.js';
+import { handlerCompleted } from './compensation.js';
+import { recordCompensation } from './compensation-state.js';
 import { takeFlows } from './flows.js';
 import { applyCompletion } from './mappings.js';
 import { instanceCompleted } from './multi-instance.js';
@@ -8,8 +10,9 @@ import type { TokenState, Variables } from './types.js';
 /**
  * Completes the element a token is at: stores the variables it completed with and its outputs,
  * lets its own conditional boundary events see them (an interrupting one ends it instead),
- * withdraws its boundary waits, ends its local scope and leaves by every outgoing flow. An instance
- * of a multi-instance activity reports to its body instead of leaving.
+ * withdraws its boundary waits, records it for compensation when it is compensable, ends its local
+ * scope and leaves by every outgoing flow. An instance of a multi-instance activity reports to its
+ * body instead of leaving; a compensation handler lets the next handler run.
  */
 export function completeElement(run: Run, token: TokenState, variables: Variables | null): void {
   const element = run.element(token.elementId);
@@ -23,8 +26,13 @@ export function completeElement(run: Run, token: TokenState, variables: Variable
     token.id,
     token.loopCounter === null ? {} : { loopCounter: token.loopCounter },
   );
+  recordCompensation(run, token, element);
   if (token.loopCounter !== null) {
     instanceCompleted(run, token);
+    return;
+  }
+  if (token.compensationOf !== undefined) {
+    handlerCompleted(run, token);
     return;
   }
   if (token.localScopeId !== null) delete run.state.scopes[token.localScopeId];

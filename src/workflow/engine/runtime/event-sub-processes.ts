@@ -27,7 +27,7 @@ export function openEventSubProcesses(
     const esp = run.element(espId);
     const startId = esp.type === 'subProcess' ? esp.startEventIds[0] : undefined;
     const start = startId === undefined ? undefined : run.element(startId);
-    // Error and escalation starts wait for nothing: a throw finds them.
+    // Error, escalation and compensation starts wait for nothing: what throws finds them.
     if (start?.type !== 'startEvent' || isThrownTo(start.eventDefinition.kind)) continue;
     const role = { kind: 'eventSubProcess' as const, scopeId, interrupting: start.isInterrupting };
     const built = buildCatchWait(run, standIn, start.id, start.eventDefinition, role);

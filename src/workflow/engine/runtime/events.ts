@@ -3,6 +3,7 @@ import { enterActivity } from './activities.js';
 import { openWaits } from './boundary.js';
 import { throwBpmnError } from './bpmn-errors.js';
 import { throwEscalation } from './escalations.js';
+import { cancelTransaction, throwCompensation } from './compensation.js';
 import { openEventSubProcesses } from './event-sub-processes.js';
 import { propagateToCaller } from './call-errors.js';
 import { buildCatchWait, evaluateCorrelationKey } from './catch-waits.js';
@@ -39,6 +40,14 @@ export function enterEvent(run: Run, token: TokenState, element: EventElement): 
   }
   if (element.type === 'endEvent' && definition.kind === 'terminate') {
     terminateScope(run, token);
+    return;
+  }
+  if (definition.kind === 'compensate') {
+    throwCompensation(run, token, definition.activityRef);
+    return;
+  }
+  if (element.type === 'endEvent' && definition.kind === 'cancel') {
+    cancelTransaction(run, token);
     return;
   }
   if (element.type === 'endEvent' && definition.kind === 'error') {

@@ -67,6 +67,8 @@ export type HistoryKind =
   | 'errorThrown'
   /** An escalation was thrown: its code, whether it was caught and by which element. */
   | 'escalationThrown'
+  /** A compensation throw or cancel end event: `data.activities` lists what it compensates, last completed first. */
+  | 'compensationThrown'
   | 'incidentRaised'
   | 'incidentResolved'
   | 'instanceEnded'

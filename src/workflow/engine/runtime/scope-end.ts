@@ -32,6 +32,8 @@ export function endInstance(
   for (const id of Object.keys(state.scopes)) if (id !== state.rootScopeId) delete state.scopes[id];
   state.tokens = {};
   state.joins = {};
+  // Nothing can be compensated once the instance has ended (Camunda 7 drops its subscriptions too).
+  delete state.compensation;
   run.clearAgenda();
   run.history('instanceEnded', run.model.processKey, null, { status });
   run.effects.push({ type: 'instanceEnded', status });

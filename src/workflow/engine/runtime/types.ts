@@ -79,6 +79,48 @@ export interface TokenState {
   multiInstance: MultiInstanceState | null;
   /** Set on an inner token of a multi-instance activity: its loopCounter. */
   loopCounter: number | null;
+  /** Set on a compensation throw (or cancel end) token while it waits for its handlers. */
+  compensating?: CompensationRun;
+  /** Set on the token of a compensation handler: the id of the throw token it runs for. */
+  compensationOf?: string;
+}
+
+/**
+ * A compensable activity that completed: what compensating it needs once its token is gone.
+ * Recorded for an activity with a compensation handler, and for a sub-process, multi-instance body
+ * or instance inside which such subscriptions were recorded (compensating it compensates those).
+ */
+export interface CompensationSubscription {
+  activityId: string;
+  /** The scope instance the activity ran in; a throw in that scope compensates it. */
+  scopeId: string;
+  /** The activity's own scope (sub-process, body, instance), which inner subscriptions name; null when none. */
+  localScopeId: string | null;
+  /** Completion order across the instance: compensation runs from the highest down. */
+  order: number;
+  /** The local variables of `localScopeId` when the activity completed (the scope is recreated from them). */
+  variables: Variables;
+  /** The instance's loopCounter for an instance of a multi-instance activity, else null. */
+  loopCounter: number | null;
+}
+
+/** The compensation a throw token waits for: handlers still to run, one at a time. */
+export interface CompensationRun {
+  /** Subscriptions still to compensate, next first. */
+  pending: CompensationSubscription[];
+  /** Every subscription this run took from the instance (the scopes it recreates are found in them). */
+  taken: CompensationSubscription[];
+  /** Scopes recreated from snapshots for handlers of ended scopes; dropped when the run ends. */
+  recreatedScopeIds: string[];
+  /** What follows the last handler: the throw completes, or (a cancel end event) the transaction is cancelled. */
+  then: 'complete' | 'cancel';
+}
+
+/** Compensable activities that completed, kept while their compensation can still happen. */
+export interface CompensationState {
+  /** The order the next subscription gets. */
+  next: number;
+  subscriptions: CompensationSubscription[];
 }
 
 /** What completing a wait does. */
@@ -273,4 +315,6 @@ export interface InstanceState {
    * goes to the caller (an `errorPropagated` effect) instead of raising an incident here.
    */
   calledByParent?: true;
+  /** Completed compensable activities; absent until the first one completes (and in older states). */
+  compensation?: CompensationState;
 }

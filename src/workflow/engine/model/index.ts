@@ -9,6 +9,7 @@ export { NS as BPMN_NAMESPACES } from './moddle-node.js';
 export type {
   CallActivityModel,
   CompileOptions,
+  ComplexGatewayModel,
   CompileResult,
   DecisionReference,
   ElementModel,
@@ -22,6 +23,7 @@ export type {
   ProcessModel,
   RawXmlElement,
   ScopeModel,
+  StandardLoopModel,
   SubProcessModel,
   TimerDefinition,
   UserTaskModel,

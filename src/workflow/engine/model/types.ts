@@ -71,7 +71,13 @@ export type EventDefinition =
       errorCode: string | null;
       errorName: string | null;
     }
-  | { kind: 'terminate' };
+  | { kind: 'terminate' }
+  | {
+      kind: 'link';
+      linkName: string;
+      /** On a throw: the id of the catch event with the same name in the same scope (set at build). */
+      targetId: string | null;
+    };
 
 /** Multi-instance loop characteristics (Camunda and Zeebe variants folded into one shape). */
 export interface MultiInstanceModel {
@@ -108,11 +114,22 @@ export interface ElementBase {
   extensions: RawXmlElement[];
 }
 
+/** Standard loop characteristics: the activity runs again while `loopCondition` holds. */
+export interface StandardLoopModel {
+  /** FEEL text evaluated before (`testBefore`) or after each iteration; null loops up to the maximum. */
+  loopCondition: string | null;
+  testBefore: boolean;
+  /** Most iterations; null for no maximum. */
+  loopMaximum: number | null;
+}
+
 /** Fields shared by activities (tasks, sub-processes, call activities). */
 export interface ActivityBase extends ElementBase {
   /** Boundary events attached to this activity. */
   boundaryEventIds: string[];
   multiInstance: MultiInstanceModel | null;
+  /** Standard loop; absent (models compiled before it existed) or null when the activity does not loop. */
+  standardLoop?: StandardLoopModel | null;
 }
 
 /** A start event; `isInterrupting` only matters inside an event sub-process. */
@@ -160,6 +177,16 @@ export interface InclusiveGatewayModel extends ElementBase {
   defaultFlowId: string | null;
 }
 
+/**
+ * Complex gateway: splits like an inclusive gateway; as a join it fires when `activationCondition`
+ * (FEEL, seeing `activationCount`) holds, then waits for the rest of the round ("waiting for reset").
+ */
+export interface ComplexGatewayModel extends ElementBase {
+  type: 'complexGateway';
+  defaultFlowId: string | null;
+  activationCondition: string | null;
+}
+
 /** Parallel (AND) gateway. */
 export interface ParallelGatewayModel extends ElementBase {
   type: 'parallelGateway';
@@ -193,6 +220,8 @@ export interface ReceiveTaskModel extends ActivityBase {
   type: 'receiveTask';
   messageName: string;
   correlationKey: string | null;
+  /** `instantiate="true"` without incoming flows: the task starts the process when its message arrives. */
+  instantiate?: boolean;
 }
 
 /** User task: assignment fields are FEEL text (literals turned into FEEL strings / lists). */
@@ -282,6 +311,7 @@ export type ElementModel =
   | BoundaryEventModel
   | ExclusiveGatewayModel
   | InclusiveGatewayModel
+  | ComplexGatewayModel
   | ParallelGatewayModel
   | EventBasedGatewayModel
   | ServiceTaskModel

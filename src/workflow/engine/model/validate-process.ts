@@ -5,8 +5,8 @@ type Kind = EventDefinition['kind'];
 
 // Which event definitions each event type may carry.
 const ALLOWED_KINDS: Record<string, readonly Kind[]> = {
-  intermediateCatchEvent: ['timer', 'message', 'signal'],
-  intermediateThrowEvent: ['none', 'message', 'signal'],
+  intermediateCatchEvent: ['timer', 'message', 'signal', 'link'],
+  intermediateThrowEvent: ['none', 'message', 'signal', 'link'],
   endEvent: ['none', 'terminate', 'error', 'message', 'signal'],
   boundaryEvent: ['timer', 'message', 'signal', 'error'],
 };
@@ -22,38 +22,71 @@ const ALLOWED_KINDS: Record<string, readonly Kind[]> = {
  */
 export function validateProcess(model: ProcessModel, problems: Problems): void {
   const { startEventIds } = model;
-  const topStarts = model.childIds.filter((id) => model.elements[id]?.type === 'startEvent');
+  const topStarts = model.childIds.filter((id) => {
+    const element = model.elements[id];
+    return element !== undefined && (element.type === 'startEvent' || isInstantiatingReceiveTask(element));
+  });
   if (topStarts.length === 0)
     problems.add(model.processKey, `process '${model.processKey}' has no start event`);
   if (startEventIds.none.length > 1) {
     problems.add(model.processKey, `process '${model.processKey}' has more than one none start event`);
   }
   for (const element of Object.values(model.elements)) {
-    checkIncoming(element, problems);
+    checkIncoming(element, model.processKey, problems);
     checkEvent(element, model, problems);
     checkGateway(element, model, problems);
     if (element.type === 'subProcess') checkSubProcess(element, problems);
   }
   for (const flow of Object.values(model.flows)) {
     const source = model.elements[flow.sourceId];
+    // Conditions out of activities and events are taken as BPMN 13.2.1 and Camunda 7 do; a
+    // parallel or event-based gateway takes every flow, so a condition there is a mistake.
     if (
       flow.condition !== null &&
-      source?.type !== 'exclusiveGateway' &&
-      source?.type !== 'inclusiveGateway'
+      (source?.type === 'parallelGateway' || source?.type === 'eventBasedGateway')
     ) {
       problems.add(
         flow.id,
-        `condition on '${flow.id}' is only supported on flows out of exclusive and inclusive gateways`,
+        `condition on '${flow.id}' is not allowed on a flow out of ${source.type} '${source.id}'`,
       );
+    }
+    if (
+      flow.isDefault &&
+      flow.condition !== null &&
+      source !== undefined &&
+      !source.type.endsWith('Gateway')
+    ) {
+      problems.add(flow.id, `default flow '${flow.id}' of '${source.id}' must not have a condition`);
     }
   }
 }
 
-function checkIncoming(element: ElementModel, problems: Problems): void {
+/** True for an instantiating receive task without incoming flows: it starts the process (BPMN 13.2.3). */
+export function isInstantiatingReceiveTask(element: ElementModel): boolean {
+  return element.type === 'receiveTask' && element.instantiate === true && element.incoming.length === 0;
+}
+
+function checkIncoming(element: ElementModel, processKey: string, problems: Problems): void {
+  const isLinkCatch = element.type === 'intermediateCatchEvent' && element.eventDefinition.kind === 'link';
   const isEntry =
     element.type === 'startEvent' ||
     element.type === 'boundaryEvent' ||
+    isLinkCatch ||
     (element.type === 'subProcess' && element.triggeredByEvent);
+  if (isInstantiatingReceiveTask(element)) {
+    if (element.parentId !== processKey) {
+      problems.add(
+        element.id,
+        `receive task '${element.id}' can only instantiate the process at its top level`,
+      );
+    }
+    return;
+  }
+  if (element.type === 'intermediateThrowEvent' && element.eventDefinition.kind === 'link') {
+    if (element.outgoing.length > 0) {
+      problems.add(element.id, `link throw event '${element.id}' must not have outgoing sequence flows`);
+    }
+  }
   if (isEntry && element.incoming.length > 0) {
     problems.add(element.id, `${element.type} '${element.id}' must not have incoming sequence flows`);
   }
@@ -126,7 +159,21 @@ function checkGateway(element: ElementModel, model: ProcessModel, problems: Prob
     problems.add(element.id, `${element.type} '${element.id}' has no outgoing sequence flow`);
     return;
   }
-  if (element.type === 'exclusiveGateway' || element.type === 'inclusiveGateway') {
+  if (
+    element.type === 'complexGateway' &&
+    element.incoming.length > 1 &&
+    element.activationCondition === null
+  ) {
+    problems.add(
+      element.id,
+      `complex gateway '${element.id}' joins several flows but has no activationCondition`,
+    );
+  }
+  if (
+    element.type === 'exclusiveGateway' ||
+    element.type === 'inclusiveGateway' ||
+    element.type === 'complexGateway'
+  ) {
     const fallback = element.defaultFlowId === null ? undefined : model.flows[element.defaultFlowId];
     if (fallback !== undefined && fallback.condition !== null) {
       problems.add(fallback.id, `default flow '${fallback.id}' of '${element.id}' must not have a condition`);

@@ -1,13 +1,15 @@
-import { takeFlows } from './flows.js';
+import { leaveElement } from './leave.js';
 import { applyCompletion } from './mappings.js';
 import { instanceCompleted } from './multi-instance.js';
 import type { Run } from './run.js';
+import { iterationCompleted, standardLoopOf } from './standard-loop.js';
 import type { TokenState, Variables } from './types.js';
 
 /**
  * Completes the element a token is at: stores the variables it completed with and its outputs,
- * withdraws its boundary waits, ends its local scope and leaves by every outgoing flow. An instance
- * of a multi-instance activity reports to its body instead of leaving.
+ * withdraws its boundary waits, ends its local scope and leaves by its outgoing flows (see `leaveElement`). An instance
+ * of a multi-instance activity (or an iteration of a standard loop) reports to its body instead of
+ * leaving.
  */
 export function completeElement(run: Run, token: TokenState, variables: Variables | null): void {
   const element = run.element(token.elementId);
@@ -21,11 +23,12 @@ export function completeElement(run: Run, token: TokenState, variables: Variable
     token.loopCounter === null ? {} : { loopCounter: token.loopCounter },
   );
   if (token.loopCounter !== null) {
-    instanceCompleted(run, token);
+    if (standardLoopOf(element) !== null) iterationCompleted(run, token);
+    else instanceCompleted(run, token);
     return;
   }
   if (token.localScopeId !== null) delete run.state.scopes[token.localScopeId];
   token.localScopeId = null;
   token.multiInstance = null;
-  takeFlows(run, token, element.outgoing);
+  leaveElement(run, token);
 }

@@ -4,6 +4,7 @@ import { enterGateway } from './gateways.js';
 import { applyInputs } from './mappings.js';
 import { enterMultiInstance } from './multi-instance.js';
 import type { Run } from './run.js';
+import { enterStandardLoop, standardLoopOf } from './standard-loop.js';
 import { enterSubProcess } from './sub-process.js';
 import type { TokenState } from './types.js';
 
@@ -18,6 +19,10 @@ export function enterElement(run: Run, token: TokenState): void {
   token.phase = 'active';
   if ('multiInstance' in element && element.multiInstance !== null && token.loopCounter === null) {
     enterMultiInstance(run, token, element, element.multiInstance);
+    return;
+  }
+  if (standardLoopOf(element) !== null && token.loopCounter === null) {
+    enterStandardLoop(run, token, element);
     return;
   }
   switch (element.type) {

@@ -29,6 +29,7 @@ export function enterElement(run: Run, token: TokenState): void {
     case 'exclusiveGateway':
     case 'parallelGateway':
     case 'inclusiveGateway':
+    case 'complexGateway':
     case 'eventBasedGateway':
       enterGateway(run, token, element);
       return;

@@ -48,6 +48,7 @@ export function buildProcess(process: ModdleNode, processKey: string, ctx: Eleme
   for (const flow of walk.flows) wireFlow(flow, walk);
   for (const [elementId, flowNode] of walk.defaults) wireDefault(elementId, flowNode, walk);
   resolveLinks(model, walk.problems);
+  recordInstantiatingReceiveTasks(model);
   for (const element of Object.values(model.elements)) {
     if (element.type === 'boundaryEvent') attachBoundary(element.id, element.attachedTo, walk);
   }
@@ -178,6 +179,19 @@ function endpoint(
     );
   }
   return null;
+}
+
+// A top-level receive task with instantiate="true" and no incoming flow starts the process when its
+// message arrives, as a message start event would.
+function recordInstantiatingReceiveTasks(model: ProcessModel): void {
+  for (const id of model.childIds) {
+    const element = model.elements[id];
+    if (element?.type !== 'receiveTask' || element.instantiate !== true || element.incoming.length > 0)
+      continue;
+    const { messageName, correlationKey } = element;
+    element.eventDefinition = { kind: 'message', messageName, correlationKey, job: null };
+    model.startEventIds.message.push(id);
+  }
 }
 
 // The `default` of a gateway or of an activity (BPMN 13.2.1: an activity may have one too).

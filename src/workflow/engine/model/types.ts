@@ -220,8 +220,14 @@ export interface ReceiveTaskModel extends ActivityBase {
   type: 'receiveTask';
   messageName: string;
   correlationKey: string | null;
-  /** `instantiate="true"` without incoming flows: the task starts the process when its message arrives. */
+  /** `instantiate="true"`: without incoming flows, the task starts the process when its message arrives. */
   instantiate?: boolean;
+  /**
+   * Set on an instantiating receive task at the process level (listed in `startEventIds.message`):
+   * its message as a message start event's trigger, since it behaves as one (BPMN 13.2.3), so
+   * message start lookups find it the same way.
+   */
+  eventDefinition?: Extract<EventDefinition, { kind: 'message' }>;
 }
 
 /** User task: assignment fields are FEEL text (literals turned into FEEL strings / lists). */

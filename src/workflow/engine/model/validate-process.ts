@@ -99,7 +99,7 @@ function checkIncoming(element: ElementModel, processKey: string, problems: Prob
 }
 
 function checkEvent(element: ElementModel, model: ProcessModel, problems: Problems): void {
-  if (!('eventDefinition' in element)) return;
+  if (!('eventDefinition' in element) || element.type === 'receiveTask') return;
   const definition = element.eventDefinition;
   const allowed = ALLOWED_KINDS[element.type];
   if (allowed !== undefined && !allowed.includes(definition.kind)) {

@@ -1,6 +1,7 @@
 import { enterActivity } from './activities.js';
 import { enterEvent } from './events.js';
 import { enterGateway } from './gateways.js';
+import { enterInstantiatingReceive, instantiatesProcess } from './instantiating-receive.js';
 import { applyInputs } from './mappings.js';
 import { enterMultiInstance } from './multi-instance.js';
 import type { Run } from './run.js';
@@ -58,7 +59,8 @@ export function enterElement(run: Run, token: TokenState): void {
       enterSubProcess(run, token, element);
       return;
     default:
-      enterActivity(run, token, element);
+      if (instantiatesProcess(element)) enterInstantiatingReceive(run, token);
+      else enterActivity(run, token, element);
   }
 }
 

@@ -101,6 +101,13 @@ function resetJoin(run: Run, join: JoinState, gateway: ComplexGatewayModel): voi
   const consumed = pending.flatMap((flowId) => join.arrived[flowId]?.slice(0, 1) ?? []);
   take(join, consumed);
   delete join.resetPending;
+  const key = joinKey(join.scopeId, join.gatewayId);
+  // Nothing of the round arrived (its branches went elsewhere, or the scope ended): the gateway
+  // just waits for start again.
+  if (consumed.length === 0) {
+    waitForStart(run, join, gateway, key);
+    return;
+  }
   const [keep, ...drop] = consumed;
   for (const id of drop) run.dropToken(id);
   const survivor = keep === undefined ? undefined : run.token(keep);
@@ -119,7 +126,11 @@ function resetJoin(run: Run, join: JoinState, gateway: ComplexGatewayModel): voi
       takeFlows(run, survivor, taken);
     } else run.dropToken(survivor.id);
   }
-  const key = joinKey(join.scopeId, join.gatewayId);
+  waitForStart(run, join, gateway, key);
+}
+
+// After a reset: the tokens of the next round that arrived meanwhile may activate the gateway.
+function waitForStart(run: Run, join: JoinState, gateway: ComplexGatewayModel, key: string): void {
   if (Object.keys(join.arrived).length === 0) {
     delete run.state.joins[key];
     return;

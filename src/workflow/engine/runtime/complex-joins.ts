@@ -1,7 +1,7 @@
 import type { ComplexGatewayModel } from '../model/index.js';
 import { chooseFlows, flowsOf } from './conditions.js';
 import { evaluateFeel } from './feel.js';
-import { takeFlows } from './flows.js';
+import { endToken, takeFlows } from './flows.js';
 import { joinKey } from './joins.js';
 import { canReach } from './reachability.js';
 import type { Run } from './run.js';
@@ -91,10 +91,8 @@ function checkJoin(run: Run, join: JoinState, gateway: ComplexGatewayModel, arri
 
 /**
  * The reset of a complex gateway: it consumes one token from each flow it still expected that has
- * one, and takes the outgoing flows whose condition is true with `waitingForStart` = false (flows
- * without a condition and the default flow get no token in this phase, so a gateway whose
- * conditions do not ask for the reset produces nothing). It then waits for start again, with the
- * tokens of the next round that arrived meanwhile.
+ * one and splits again in the reset phase (see {@link splitAfterReset}). It then waits for start
+ * again, with the tokens of the next round that arrived meanwhile.
  */
 function resetJoin(run: Run, join: JoinState, gateway: ComplexGatewayModel): void {
   const pending = join.resetPending ?? [];
@@ -102,31 +100,37 @@ function resetJoin(run: Run, join: JoinState, gateway: ComplexGatewayModel): voi
   take(join, consumed);
   delete join.resetPending;
   const key = joinKey(join.scopeId, join.gatewayId);
-  // Nothing of the round arrived (its branches went elsewhere, or the scope ended): the gateway
-  // just waits for start again.
-  if (consumed.length === 0) {
-    waitForStart(run, join, gateway, key);
-    return;
-  }
   const [keep, ...drop] = consumed;
   for (const id of drop) run.dropToken(id);
   const survivor = keep === undefined ? undefined : run.token(keep);
-  let taken: string[] = [];
+  // Nothing of the round arrived (its branches went elsewhere): the gateway just waits for start.
   if (survivor !== undefined) {
-    const conditional = flowsOf(run, gateway.outgoing).filter((flow) => flow.condition !== null);
-    const chosen = chooseFlows(run, survivor, conditional, true, { waitingForStart: false });
-    if (chosen === null) return;
-    taken = chosen.map((flow) => flow.id);
-  }
-  run.history('gatewayDecision', gateway.id, survivor?.id ?? null, { reset: true, consumed, taken });
-  if (survivor !== undefined) {
-    if (taken.length > 0) {
-      survivor.phase = 'active';
-      survivor.arrivedVia = null;
-      takeFlows(run, survivor, taken);
-    } else run.dropToken(survivor.id);
+    survivor.phase = 'active';
+    survivor.arrivedVia = null;
+    survivor.complexReset = true;
+    run.history('elementActivated', gateway.id, survivor.id, { reset: true, joined: consumed });
+    run.schedule({ kind: 'split', tokenId: survivor.id });
   }
   waitForStart(run, join, gateway, key);
+}
+
+/**
+ * The split of a complex gateway's reset: the flows whose condition is true with
+ * `waitingForStart` = false get a token; flows without a condition and the default get none, so a
+ * gateway whose conditions do not ask for the reset produces nothing and the token is consumed.
+ * A condition error is an incident whose retry splits in the reset phase again.
+ */
+export function splitAfterReset(run: Run, token: TokenState): void {
+  const gateway = run.element(token.elementId);
+  const conditional = flowsOf(run, gateway.outgoing).filter((flow) => flow.condition !== null);
+  const chosen = chooseFlows(run, token, conditional, true, { waitingForStart: false });
+  if (chosen === null) return;
+  delete token.complexReset;
+  const taken = chosen.map((flow) => flow.id);
+  run.history('gatewayDecision', gateway.id, token.id, { reset: true, taken });
+  run.history('elementCompleted', gateway.id, token.id);
+  if (taken.length > 0) takeFlows(run, token, taken);
+  else endToken(run, token);
 }
 
 // After a reset: the tokens of the next round that arrived meanwhile may activate the gateway.

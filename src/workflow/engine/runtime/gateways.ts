@@ -1,6 +1,6 @@
 import type { ElementModel, FlowModel } from '../model/index.js';
 import { buildCatchWait } from './catch-waits.js';
-import { arriveAtComplexJoin } from './complex-joins.js';
+import { arriveAtComplexJoin, splitAfterReset } from './complex-joins.js';
 import { chooseFlows, flowsOf } from './conditions.js';
 import { takeFlows } from './flows.js';
 import { arriveAtJoin } from './joins.js';
@@ -46,6 +46,10 @@ export function enterGateway(run: Run, token: TokenState, element: Gateway): voi
  * when it evaluates to `true`; null is false, any other value is an incident.
  */
 export function splitGateway(run: Run, token: TokenState): void {
+  if (token.complexReset === true) {
+    splitAfterReset(run, token);
+    return;
+  }
   const element = run.element(token.elementId);
   const flows = flowsOf(run, element.outgoing);
   let taken: FlowModel[];

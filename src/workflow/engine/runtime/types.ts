@@ -73,6 +73,8 @@ export interface TokenState {
   multiInstance: MultiInstanceState | null;
   /** Set on an inner token of a multi-instance activity: its loopCounter. */
   loopCounter: number | null;
+  /** Set on the token a complex gateway's reset keeps until it has split in the reset phase. */
+  complexReset?: true;
 }
 
 /** What completing a wait does. */

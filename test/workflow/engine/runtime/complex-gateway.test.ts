@@ -49,6 +49,18 @@ void describe('complex gateway as a discriminator (complex-discriminator.bpmn)',
     assert.deepEqual(run.state.joins, {});
   });
 
+  void test('a token consumed by the reset ends there: the last one completes the instance', () => {
+    const run = new Scenario(model).start({ skip: false });
+    run.complete('b').complete('after').complete('a');
+    assert.equal(run.state.status, 'running');
+    run.complete('c');
+    assert.equal(run.state.status, 'completed');
+    const reset = run
+      .history()
+      .find((entry) => entry.kind === 'gatewayDecision' && entry.data.reset === true);
+    assert.deepEqual(reset?.data, { reset: true, taken: [] });
+  });
+
   void test('the gateway resets when no other token can reach it', () => {
     const run = new Scenario(model).start({ skip: true });
     run.complete('a');

@@ -82,6 +82,9 @@ export function continueStandardLoop(run: Run, body: TokenState): void {
   const index = state.started;
   state.started += 1;
   state.nrOfInstances = state.started;
+  // Each iteration counts as a step of the body's lineage, so a loop without a wait state and
+  // without an end stops at the step limit like any other loop.
+  run.steps.set(body.id, (run.steps.get(body.id) ?? 0) + 1);
   const iteration = run.newToken(body.elementId, body.localScopeId, null, body.id);
   iteration.loopCounter = index;
   const scope = run.newScope(body.elementId, body.localScopeId, iteration.id, { loopCounter: index });

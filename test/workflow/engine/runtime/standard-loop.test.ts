@@ -94,3 +94,15 @@ void describe('a standard loop on a sub-process (standard-loop-sub.bpmn)', async
     assert.deepEqual(run.openWaits(), []);
   });
 });
+
+void describe('a standard loop without a wait state or an end (standard-loop-endless.bpmn)', async () => {
+  const model = await loadModel('standard-loop-endless.bpmn');
+
+  void test('it stops at the step limit with an incident instead of running forever', () => {
+    const run = new Scenario(model, 50).start();
+    assert.equal(run.state.status, 'incident');
+    const [incident] = run.incidents();
+    assert.equal(incident?.kind, 'stepLimit');
+    assert.equal(incident?.elementId, 'spin');
+  });
+});

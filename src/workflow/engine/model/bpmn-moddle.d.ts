@@ -10,7 +10,8 @@ declare module 'bpmn-moddle' {
     ): Promise<{
       rootElement: unknown;
       elementsById: Record<string, unknown>;
-      warnings: { message: string }[];
+      /** For an unresolved reference: the property, the element holding it and the missing id. */
+      warnings: { message: string; property?: string; element?: { id?: unknown }; value?: unknown }[];
     }>;
   }
 }

@@ -74,6 +74,14 @@ async function parse(xml: string, problems: Problems): Promise<ModdleNode | null
       // moddle keeps the first element with an id and drops the others.
       const duplicate = /duplicate ID <([^>]+)>/.exec(warning.message)?.[1];
       if (duplicate !== undefined) problems.add(duplicate, `the id '${duplicate}' is used more than once`);
+      // Left out, a missing event definition would quietly turn the event into a none event.
+      if (warning.property === 'bpmn:eventDefinitionRef') {
+        const id = typeof warning.element?.id === 'string' ? warning.element.id : null;
+        problems.add(
+          id,
+          `eventDefinitionRef of '${id ?? '?'}' names '${String(warning.value)}', which is not an event definition of the document`,
+        );
+      }
     }
     if (!isNode(rootElement) || rootElement.$type !== 'bpmn:Definitions') {
       problems.add(null, 'the root element is not <bpmn:definitions>');

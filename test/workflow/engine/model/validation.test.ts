@@ -291,6 +291,13 @@ const cases: [string, string, string, string | null, RegExp][] = [
     /conditionalEventDefinition on 't' is not supported/,
   ],
   [
+    'an eventDefinitionRef naming nothing',
+    `<bpmn:startEvent id="s"/><bpmn:endEvent id="e" eventDefinitionRef="nope"/>${flow('f', 's', 'e')}`,
+    '',
+    'e',
+    /eventDefinitionRef of 'e' names 'nope', which is not an event definition of the document/,
+  ],
+  [
     'link throw without a catch of its name',
     `<bpmn:startEvent id="s"/>${eventWith('intermediateThrowEvent', 't', '<bpmn:linkEventDefinition name="x"/>')}${flow('f0', 's', 't')}`,
     '',

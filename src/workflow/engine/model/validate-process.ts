@@ -13,8 +13,11 @@ const ALLOWED_KINDS: Record<string, readonly Kind[]> = {
 
 /**
  * Checks the structural rules the engine relies on, recording every violation:
- * start events per scope, incoming flows, gateway conditions and defaults, event-based gateway
- * targets, event definitions per event type, and required message names / error codes.
+ * start events per scope (an instantiating receive task counts as one), incoming flows (a link
+ * catch has none, a link throw no outgoing), gateway conditions and defaults (a complex join needs
+ * an activation condition), event-based gateway targets, event definitions per event type, and
+ * required message names / error codes. Conditions may sit on flows out of any element but a
+ * parallel or event-based gateway; a default flow never has one.
  *
  * An element other than a gateway with no outgoing flow is an implicit end (as in Camunda and
  * Zeebe): its token is consumed there. A gateway with no outgoing flow is a problem, since it
@@ -61,8 +64,8 @@ export function validateProcess(model: ProcessModel, problems: Problems): void {
   }
 }
 
-/** True for an instantiating receive task without incoming flows: it starts the process (BPMN 13.2.3). */
-export function isInstantiatingReceiveTask(element: ElementModel): boolean {
+// An instantiating receive task without incoming flows starts the process (BPMN 13.2.3).
+function isInstantiatingReceiveTask(element: ElementModel): boolean {
   return element.type === 'receiveTask' && element.instantiate === true && element.incoming.length === 0;
 }
 

@@ -100,10 +100,12 @@ async function atomically<T>(db: Pool | PoolClient, work: (client: PoolClient) =
   }
 }
 
-/** The top-level start event of a model that this message or signal triggers. */
+/** The top-level start event (or instantiating receive task) of a model that this message or signal triggers. */
 function startEventFor(model: ProcessModel, kind: 'message' | 'signal', name: string): string | undefined {
   return model.startEventIds[kind].find((id) => {
-    const definition = model.elements[id]?.type === 'startEvent' ? model.elements[id].eventDefinition : null;
+    const element = model.elements[id];
+    const definition =
+      element?.type === 'startEvent' || element?.type === 'receiveTask' ? element.eventDefinition : null;
     if (definition?.kind === 'message') return definition.messageName === name;
     if (definition?.kind === 'signal') return definition.signalName === name;
     return false;

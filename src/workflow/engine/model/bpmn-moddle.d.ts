@@ -10,8 +10,8 @@ declare module 'bpmn-moddle' {
     ): Promise<{
       rootElement: unknown;
       elementsById: Record<string, unknown>;
-      /** An unresolved reference names the element holding it, the property and the missing id. */
-      warnings: { message: string; element?: unknown; property?: string; value?: string }[];
+      /** For an unresolved reference: the property, the element holding it and the missing id. */
+      warnings: { message: string; property?: string; element?: unknown; value?: unknown }[];
     }>;
   }
 }

@@ -2,8 +2,10 @@ import { readCorrelationKey, readEventDefinition } from './event-definitions.js'
 import { readMappings } from './io-mappings.js';
 import { javaImplementation, readJob } from './job-definition.js';
 import type { ModdleNode } from './moddle-node.js';
-import { bool, bpmnTypeName, child, str } from './moddle-node.js';
+import { bodyOf, bool, bpmnTypeName, child, str } from './moddle-node.js';
+import { feelExpression } from './expressions.js';
 import { readMultiInstance } from './multi-instance.js';
+import { readStandardLoop } from './standard-loop.js';
 import type { Problems } from './problems.js';
 import { weftExtensions } from './raw-extensions.js';
 import { readCalledElement, readDecision, readScript, readUserTask } from './task-details.js';
@@ -69,6 +71,12 @@ export function buildElement(
     case 'exclusiveGateway':
     case 'inclusiveGateway':
       return { ...base, type, defaultFlowId: null };
+    case 'complexGateway': {
+      const raw = bodyOf(child(node, 'activationCondition'));
+      const activationCondition =
+        raw === null ? null : feelExpression(raw, { problems, elementId: id, what: 'activation condition' });
+      return { ...base, type, defaultFlowId: null, activationCondition };
+    }
     case 'parallelGateway':
     case 'eventBasedGateway':
       return { ...base, type };
@@ -136,10 +144,12 @@ function buildActivity(
   const { problems } = ctx;
   const id = base.id;
   const before = problems.list.length;
+  checkQuantities(node, id, problems);
   const activity: ActivityBase = {
     ...base,
     boundaryEventIds: [],
     multiInstance: readMultiInstance(node, id, problems),
+    standardLoop: readStandardLoop(node, id, problems),
   };
   if (bool(node, 'isForCompensation', false)) activity.isForCompensation = true;
   const implementedBy = implementingExtension(activity, type, ctx.extensions);
@@ -176,7 +186,11 @@ function buildActivity(
         problems.add(id, `receive task '${id}' has no message name`);
         return null;
       }
-      return { ...activity, type, messageName, correlationKey: readCorrelationKey(node, message) };
+      const correlationKey = readCorrelationKey(node, message);
+      if (bool(node, 'instantiate', false)) {
+        return { ...activity, type, messageName, correlationKey, instantiate: true };
+      }
+      return { ...activity, type, messageName, correlationKey };
     }
     case 'userTask':
       return { ...activity, type, ...readUserTask(node, id, problems) };
@@ -226,6 +240,26 @@ function buildActivity(
       return { ...activity, type };
     case 'task':
       return { ...activity, type };
+  }
+}
+
+/**
+ * BPMN `startQuantity` / `completionQuantity` (tokens needed to start, tokens produced on each
+ * outgoing flow). Only 1, the default, is supported: like Camunda 7, the engine runs an activity
+ * once per arriving token and leaves it with one token per flow taken.
+ */
+function checkQuantities(node: ModdleNode, id: string, problems: Problems): void {
+  for (const key of ['startQuantity', 'completionQuantity']) {
+    const raw: unknown = node[key];
+    if (typeof raw !== 'number' && typeof raw !== 'string') continue;
+    const value = String(raw);
+    if (Number(value) === 1) continue;
+    problems.add(
+      id,
+      Number(value) >= 1
+        ? `${key}="${value}" on '${id}' is not supported; only 1 is (join tokens with a parallel gateway, split them with one)`
+        : `${key}="${value}" on '${id}' is invalid; it must be at least 1`,
+    );
   }
 }
 

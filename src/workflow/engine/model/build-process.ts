@@ -5,6 +5,7 @@ import type { ModdleNode } from './moddle-node.js';
 import { bodyOf, bpmnTypeName, child, list, str } from './moddle-node.js';
 import { attachCompensationHandlers } from './compensation-handlers.js';
 import { weftExtensions } from './raw-extensions.js';
+import type { Problems } from './problems.js';
 import type { ElementModel, ProcessModel, ScopeModel } from './types.js';
 
 // Data and artifacts carry no behaviour we run; they are ignored rather than rejected.
@@ -21,7 +22,7 @@ interface Walk extends ElementContext {
   /** Every id met in the process, including elements that failed to build. */
   seen: Set<string>;
   flows: PendingFlow[];
-  /** Gateway id → its `default` flow node. */
+  /** Element id (gateway or activity) → its `default` flow node. */
   defaults: Map<string, ModdleNode>;
   /** Associations (artifacts) of every scope: they attach compensation handlers. */
   associations: ModdleNode[];
@@ -55,7 +56,9 @@ export function buildProcess(process: ModdleNode, processKey: string, ctx: Eleme
   };
   walkScope(process, processKey, model, walk);
   for (const flow of walk.flows) wireFlow(flow, walk);
-  for (const [gatewayId, flowNode] of walk.defaults) wireDefault(gatewayId, flowNode, walk);
+  for (const [elementId, flowNode] of walk.defaults) wireDefault(elementId, flowNode, walk);
+  resolveLinks(model, walk.problems);
+  recordInstantiatingReceiveTasks(model);
   for (const element of Object.values(model.elements)) {
     if (element.type === 'boundaryEvent') attachBoundary(element.id, element.attachedTo, walk);
   }
@@ -87,10 +90,8 @@ function walkScope(container: ModdleNode, scopeId: string, scope: ScopeModel, wa
     model.elements[id] = element;
     scope.childIds.push(id);
     if (element.type === 'startEvent') recordStart(element, scopeId, walk);
-    if (element.type === 'exclusiveGateway' || element.type === 'inclusiveGateway') {
-      const fallback = child(node, 'default');
-      if (fallback !== null) walk.defaults.set(id, fallback);
-    }
+    const fallback = child(node, 'default');
+    if (fallback !== null) walk.defaults.set(id, fallback);
     if (element.type === 'subProcess') {
       if (element.triggeredByEvent) scope.eventSubProcessIds.push(id);
       walkScope(node, id, element, walk);
@@ -131,7 +132,13 @@ function wireFlow({ node, id, scopeId }: PendingFlow, walk: Walk): void {
   const { model, problems } = walk;
   const source = endpoint(node, 'sourceRef', id, walk);
   const target = endpoint(node, 'targetRef', id, walk);
-  if (source === null || target === null) return;
+  if (source === null || target === null) {
+    // The other end of a flow to a refused element keeps the flow, so it is not also reported as
+    // lacking an incoming (or outgoing) flow: each real problem is reported once.
+    if (source !== null && refused(node, 'targetRef', walk)) source.outgoing.push(id);
+    if (target !== null && refused(node, 'sourceRef', walk)) target.incoming.push(id);
+    return;
+  }
   if (source.parentId !== scopeId || target.parentId !== scopeId) {
     problems.add(id, `sequence flow '${id}' crosses the boundary of a sub-process`);
     return;
@@ -161,6 +168,13 @@ function wireFlow({ node, id, scopeId }: PendingFlow, walk: Walk): void {
   target.incoming.push(id);
 }
 
+// True when the flow's end is an element that was met but failed to build (its problem is recorded).
+function refused(node: ModdleNode, key: 'sourceRef' | 'targetRef', walk: Walk): boolean {
+  const ref = child(node, key);
+  const refId = ref === null ? null : str(ref, 'id');
+  return refId !== null && walk.seen.has(refId) && walk.model.elements[refId] === undefined;
+}
+
 // The element at one end of a flow, or null (with a problem unless the element already has one).
 function endpoint(
   node: ModdleNode,
@@ -186,18 +200,62 @@ function endpoint(
   return null;
 }
 
-function wireDefault(gatewayId: string, flowNode: ModdleNode, walk: Walk): void {
-  const gateway = walk.model.elements[gatewayId];
+// A top-level receive task with instantiate="true" and no incoming flow starts the process when its
+// message arrives, as a message start event would.
+function recordInstantiatingReceiveTasks(model: ProcessModel): void {
+  for (const id of model.childIds) {
+    const element = model.elements[id];
+    if (element?.type !== 'receiveTask' || element.instantiate !== true || element.incoming.length > 0)
+      continue;
+    const { messageName, correlationKey } = element;
+    element.eventDefinition = { kind: 'message', messageName, correlationKey, job: null };
+    model.startEventIds.message.push(id);
+  }
+}
+
+// The `default` of a gateway or of an activity (BPMN 13.2.1: an activity may have one too).
+function wireDefault(elementId: string, flowNode: ModdleNode, walk: Walk): void {
+  const element = walk.model.elements[elementId];
   const flowId = str(flowNode, 'id');
   const flow = flowId === null ? undefined : walk.model.flows[flowId];
-  if (gateway === undefined || flow === undefined) return;
-  if (gateway.type !== 'exclusiveGateway' && gateway.type !== 'inclusiveGateway') return;
-  if (flow.sourceId !== gatewayId) {
-    walk.problems.add(gatewayId, `default flow '${flow.id}' of '${gatewayId}' does not leave that gateway`);
+  if (element === undefined || flow === undefined) return;
+  if (flow.sourceId !== elementId) {
+    walk.problems.add(elementId, `default flow '${flow.id}' of '${elementId}' does not leave that element`);
     return;
   }
-  gateway.defaultFlowId = flow.id;
+  if ('defaultFlowId' in element) element.defaultFlowId = flow.id;
   flow.isDefault = true;
+}
+
+/**
+ * Points each link throw event at the link catch event of the same name in its scope (BPMN 13.5.4:
+ * a link connects two parts of one process level). A name caught twice in one scope, or thrown
+ * with no catch, is a problem.
+ */
+function resolveLinks(model: ProcessModel, problems: Problems): void {
+  const catches = new Map<string, string>();
+  for (const element of Object.values(model.elements)) {
+    if (element.type !== 'intermediateCatchEvent' || element.eventDefinition.kind !== 'link') continue;
+    const key = `${element.parentId}\u0000${element.eventDefinition.linkName}`;
+    const other = catches.get(key);
+    if (other !== undefined) {
+      problems.add(
+        element.id,
+        `link catch events '${other}' and '${element.id}' in '${element.parentId}' share the name '${element.eventDefinition.linkName}'`,
+      );
+    } else catches.set(key, element.id);
+  }
+  for (const element of Object.values(model.elements)) {
+    if (element.type !== 'intermediateThrowEvent' || element.eventDefinition.kind !== 'link') continue;
+    const definition = element.eventDefinition;
+    const targetId = catches.get(`${element.parentId}\u0000${definition.linkName}`);
+    if (targetId === undefined) {
+      problems.add(
+        element.id,
+        `link throw event '${element.id}' names '${definition.linkName}', but no link catch event in '${element.parentId}' has that name`,
+      );
+    } else definition.targetId = targetId;
+  }
 }
 
 function attachBoundary(boundaryId: string, hostId: string, walk: Walk): void {

@@ -1,5 +1,7 @@
 import { BpmnModdle } from 'bpmn-moddle';
 import { buildProcess } from './build-process.js';
+import { buildGlobalScriptTask } from './global-tasks.js';
+import { CORRECTED_PACKAGES } from './moddle-packages.js';
 import type { ModdleNode } from './moddle-node.js';
 import { child, isNode, list, str } from './moddle-node.js';
 import { Problems } from './problems.js';
@@ -11,7 +13,8 @@ import { checkXmlText } from './xml-guard.js';
  * Compiles BPMN 2.0 XML (plain, Camunda 7 or Zeebe flavoured) into executable process models, or
  * returns every problem that stops it from being deployed. Never throws for bad input.
  *
- * Which processes are compiled: each `isExecutable="true"` process. When none is marked and the
+ * Which processes are compiled: each `isExecutable="true"` process, and each global script task as
+ * a callable process of its own (see `buildGlobalScriptTask`). When none is marked and the
  * document has exactly one process, that process is compiled anyway — Camunda would refuse it,
  * but many modelling tools leave the flag out (or write `false` by default), and deploying a
  * one-process document says plainly that it is meant to run.
@@ -45,6 +48,12 @@ export async function compileBpmn(xml: string, options: CompileOptions = {}): Pr
     validateProcess(model, problems);
     models.push(model);
   }
+  if (executable.length > 0) {
+    for (const task of roots.filter((node) => node.$type === 'bpmn:GlobalScriptTask')) {
+      const model = buildGlobalScriptTask(task, ctx);
+      if (model !== null) models.push(model);
+    }
+  }
   const messageFlows = readMessageFlows(roots);
   for (const model of models) {
     model.messageFlows = messageFlows.filter(
@@ -56,7 +65,7 @@ export async function compileBpmn(xml: string, options: CompileOptions = {}): Pr
 
 async function parse(xml: string, problems: Problems): Promise<ModdleNode | null> {
   try {
-    const { rootElement, warnings } = await new BpmnModdle().fromXML(xml);
+    const { rootElement, warnings } = await new BpmnModdle(CORRECTED_PACKAGES).fromXML(xml);
     // Other warnings (vendor content moddle cannot type, unresolved references) are either
     // harmless or caught by the model checks with a clearer message.
     for (const warning of warnings) {
@@ -71,7 +80,15 @@ async function parse(xml: string, problems: Problems): Promise<ModdleNode | null
         const eventId = isNode(parent) ? str(parent, 'id') : null;
         problems.add(
           eventId,
-          `compensation event '${eventId ?? '?'}' names activity '${warning.value ?? ''}', which does not exist`,
+          `compensation event '${eventId ?? '?'}' names activity '${String(warning.value ?? '')}', which does not exist`,
+        );
+      }
+      // Left out, a missing event definition would quietly turn the event into a none event.
+      if (warning.property === 'bpmn:eventDefinitionRef') {
+        const id = isNode(warning.element) ? str(warning.element, 'id') : null;
+        problems.add(
+          id,
+          `eventDefinitionRef of '${id ?? '?'}' names '${String(warning.value)}', which is not an event definition of the document`,
         );
       }
     }

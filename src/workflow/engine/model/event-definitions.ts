@@ -24,16 +24,17 @@ const TIMER_FIELDS = [
 ] as const;
 
 /**
- * Reads the event definition of an event element. Returns `{ kind: 'none' }` when it has none, and
- * null after recording a problem (several definitions, an unsupported kind, a missing reference).
- * Which kinds each event type may carry is checked later, in validation.
+ * Reads the event definition of an event element: an inline one, or a top-level definition of
+ * `<definitions>` named by `eventDefinitionRef` (read the same way). Returns `{ kind: 'none' }`
+ * when it has none, and null after recording a problem (several definitions, an unsupported kind,
+ * a missing reference). Which kinds each event type may carry is checked later, in validation.
  */
 export function readEventDefinition(
   node: ModdleNode,
   elementId: string,
   problems: Problems,
 ): EventDefinition | null {
-  const definitions = list(node, 'eventDefinitions');
+  const definitions = [...list(node, 'eventDefinitions'), ...list(node, 'eventDefinitionRef')];
   const definition = definitions[0];
   if (definition === undefined) return { kind: 'none' };
   if (definitions.length > 1) {
@@ -91,6 +92,14 @@ export function readEventDefinition(
     }
     case 'bpmn:CancelEventDefinition':
       return { kind: 'cancel' };
+    case 'bpmn:LinkEventDefinition': {
+      const linkName = str(definition, 'name')?.trim() ?? '';
+      if (linkName === '') {
+        problems.add(elementId, `link event '${elementId}' has no link name`);
+        return null;
+      }
+      return { kind: 'link', linkName, targetId: null };
+    }
     default:
       problems.add(elementId, `${bpmnTypeName(definition)} on '${elementId}' is not supported`);
       return null;

@@ -9,6 +9,7 @@ export { NS as BPMN_NAMESPACES } from './moddle-node.js';
 export type {
   CallActivityModel,
   CompileOptions,
+  ComplexGatewayModel,
   CompileResult,
   ConditionalVariableEvent,
   DecisionReference,
@@ -23,6 +24,7 @@ export type {
   ProcessModel,
   RawXmlElement,
   ScopeModel,
+  StandardLoopModel,
   SubProcessModel,
   TimerDefinition,
   UserTaskModel,

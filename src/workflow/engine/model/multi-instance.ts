@@ -1,14 +1,14 @@
 import { feelExpression, staticValue } from './expressions.js';
 import type { ModdleNode } from './moddle-node.js';
-import { bodyOf, bool, child, extension, genericAttr, nsAttr, NS } from './moddle-node.js';
+import { bodyOf, bool, child, extension, genericAttr, list, nsAttr, NS, str } from './moddle-node.js';
 import type { Problems } from './problems.js';
 import type { MultiInstanceModel } from './types.js';
 
 /**
  * Reads an activity's multi-instance loop characteristics from BPMN (`isSequential`,
  * `loopCardinality`, `completionCondition`), Zeebe `zeebe:loopCharacteristics` and Camunda
- * `camunda:collection` / `camunda:elementVariable`. Standard loops are rejected. Returns null when
- * the activity does not loop (or after recording a problem).
+ * `camunda:collection` / `camunda:elementVariable`. Returns null when the activity has no
+ * multi-instance loop (a standard loop is read by `readStandardLoop`) (or after recording a problem).
  */
 export function readMultiInstance(
   node: ModdleNode,
@@ -17,9 +17,15 @@ export function readMultiInstance(
 ): MultiInstanceModel | null {
   const loop = child(node, 'loopCharacteristics');
   if (loop === null) return null;
-  if (loop.$type !== 'bpmn:MultiInstanceLoopCharacteristics') {
-    problems.add(elementId, `standard loop characteristics on '${elementId}' are not supported`);
-    return null;
+  if (loop.$type !== 'bpmn:MultiInstanceLoopCharacteristics') return null;
+  const behavior = str(loop, 'behavior') ?? 'All';
+  if (behavior !== 'All' || list(loop, 'complexBehaviorDefinition').length > 0) {
+    // Camunda 7 and Zeebe ignore these; running the instances without the events they ask for would
+    // silently change the model's meaning, so they are refused.
+    problems.add(
+      elementId,
+      `multi-instance '${elementId}' has behavior="${behavior}"${list(loop, 'complexBehaviorDefinition').length > 0 ? ' with a complexBehaviorDefinition' : ''}; only behavior="All" (no events thrown by instances) is supported`,
+    );
   }
   const site = (what: string) => ({ problems, elementId, what: `multi-instance ${what}` });
   const expression = (raw: string | null, what: string) =>

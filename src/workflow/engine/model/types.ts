@@ -95,7 +95,13 @@ export type EventDefinition =
       waitForCompletion: boolean;
     }
   /** Cancel end event (inside a transaction) and cancel boundary event (on a transaction). */
-  | { kind: 'cancel' };
+  | { kind: 'cancel' }
+  | {
+      kind: 'link';
+      linkName: string;
+      /** On a throw: the id of the catch event with the same name in the same scope (set at build). */
+      targetId: string | null;
+    };
 
 /** A kind of variable change a conditional event may listen to (weft never deletes variables). */
 export type ConditionalVariableEvent = 'create' | 'update' | 'delete';
@@ -135,6 +141,15 @@ export interface ElementBase {
   extensions: RawXmlElement[];
 }
 
+/** Standard loop characteristics: the activity runs again while `loopCondition` holds. */
+export interface StandardLoopModel {
+  /** FEEL text evaluated before (`testBefore`) or after each iteration; null loops up to the maximum. */
+  loopCondition: string | null;
+  testBefore: boolean;
+  /** Most iterations; null for no maximum. */
+  loopMaximum: number | null;
+}
+
 /** Fields shared by activities (tasks, sub-processes, call activities). */
 export interface ActivityBase extends ElementBase {
   /** Boundary events attached to this activity. */
@@ -144,6 +159,8 @@ export interface ActivityBase extends ElementBase {
   isForCompensation?: boolean;
   /** The handler associated with this activity's compensation boundary event, if any. */
   compensationHandlerId?: string | null;
+  /** Standard loop; absent (models compiled before it existed) or null when the activity does not loop. */
+  standardLoop?: StandardLoopModel | null;
 }
 
 /** A start event; `isInterrupting` only matters inside an event sub-process. */
@@ -191,6 +208,16 @@ export interface InclusiveGatewayModel extends ElementBase {
   defaultFlowId: string | null;
 }
 
+/**
+ * Complex gateway: splits like an inclusive gateway; as a join it fires when `activationCondition`
+ * (FEEL, seeing `activationCount`) holds, then waits for the rest of the round ("waiting for reset").
+ */
+export interface ComplexGatewayModel extends ElementBase {
+  type: 'complexGateway';
+  defaultFlowId: string | null;
+  activationCondition: string | null;
+}
+
 /** Parallel (AND) gateway. */
 export interface ParallelGatewayModel extends ElementBase {
   type: 'parallelGateway';
@@ -224,6 +251,14 @@ export interface ReceiveTaskModel extends ActivityBase {
   type: 'receiveTask';
   messageName: string;
   correlationKey: string | null;
+  /** `instantiate="true"`: without incoming flows, the task starts the process when its message arrives. */
+  instantiate?: boolean;
+  /**
+   * Set on an instantiating receive task at the process level (listed in `startEventIds.message`):
+   * its message as a message start event's trigger, since it behaves as one (BPMN 13.2.3), so
+   * message start lookups find it the same way.
+   */
+  eventDefinition?: Extract<EventDefinition, { kind: 'message' }>;
 }
 
 /** User task: assignment fields are FEEL text (literals turned into FEEL strings / lists). */
@@ -315,6 +350,7 @@ export type ElementModel =
   | BoundaryEventModel
   | ExclusiveGatewayModel
   | InclusiveGatewayModel
+  | ComplexGatewayModel
   | ParallelGatewayModel
   | EventBasedGatewayModel
   | ServiceTaskModel

@@ -11,6 +11,7 @@ export function checkCompensationAndCancel(model: ProcessModel, problems: Proble
   for (const element of Object.values(model.elements)) {
     if (!('eventDefinition' in element)) continue;
     const definition = element.eventDefinition;
+    if (definition === undefined) continue;
     if (definition.kind === 'compensate') checkCompensate(element, definition.activityRef, model, problems);
     if (definition.kind === 'cancel') checkCancel(element, model, problems);
   }

@@ -6,16 +6,19 @@ type Kind = EventDefinition['kind'];
 
 // Which event definitions each event type may carry.
 const ALLOWED_KINDS: Record<string, readonly Kind[]> = {
-  intermediateCatchEvent: ['timer', 'message', 'signal', 'conditional'],
-  intermediateThrowEvent: ['none', 'message', 'signal', 'escalation', 'compensate'],
+  intermediateCatchEvent: ['timer', 'message', 'signal', 'conditional', 'link'],
+  intermediateThrowEvent: ['none', 'message', 'signal', 'escalation', 'compensate', 'link'],
   endEvent: ['none', 'terminate', 'error', 'escalation', 'message', 'signal', 'compensate', 'cancel'],
   boundaryEvent: ['timer', 'message', 'signal', 'error', 'escalation', 'conditional', 'compensate', 'cancel'],
 };
 
 /**
  * Checks the structural rules the engine relies on, recording every violation:
- * start events per scope, incoming flows, gateway conditions and defaults, event-based gateway
- * targets, event definitions per event type, and required message names / error codes.
+ * start events per scope (an instantiating receive task counts as one), incoming flows (a link
+ * catch has none, a link throw no outgoing), gateway conditions and defaults (a complex join needs
+ * an activation condition), event-based gateway targets, event definitions per event type, and
+ * required message names / error codes. Conditions may sit on flows out of any element but a
+ * parallel or event-based gateway; a default flow never has one.
  *
  * An element other than a gateway with no outgoing flow is an implicit end (as in Camunda and
  * Zeebe): its token is consumed there. A gateway with no outgoing flow is a problem, since it
@@ -23,14 +26,17 @@ const ALLOWED_KINDS: Record<string, readonly Kind[]> = {
  */
 export function validateProcess(model: ProcessModel, problems: Problems): void {
   const { startEventIds } = model;
-  const topStarts = model.childIds.filter((id) => model.elements[id]?.type === 'startEvent');
+  const topStarts = model.childIds.filter((id) => {
+    const element = model.elements[id];
+    return element !== undefined && (element.type === 'startEvent' || isInstantiatingReceiveTask(element));
+  });
   if (topStarts.length === 0)
     problems.add(model.processKey, `process '${model.processKey}' has no start event`);
   if (startEventIds.none.length > 1) {
     problems.add(model.processKey, `process '${model.processKey}' has more than one none start event`);
   }
   for (const element of Object.values(model.elements)) {
-    checkIncoming(element, problems);
+    checkIncoming(element, model.processKey, problems);
     checkEvent(element, model, problems);
     checkGateway(element, model, problems);
     if (element.type === 'subProcess') checkSubProcess(element, problems);
@@ -38,24 +44,54 @@ export function validateProcess(model: ProcessModel, problems: Problems): void {
   checkCompensationAndCancel(model, problems);
   for (const flow of Object.values(model.flows)) {
     const source = model.elements[flow.sourceId];
+    // Conditions out of activities and events are taken as BPMN 13.2.1 and Camunda 7 do; a
+    // parallel or event-based gateway takes every flow, so a condition there is a mistake.
     if (
       flow.condition !== null &&
-      source?.type !== 'exclusiveGateway' &&
-      source?.type !== 'inclusiveGateway'
+      (source?.type === 'parallelGateway' || source?.type === 'eventBasedGateway')
     ) {
       problems.add(
         flow.id,
-        `condition on '${flow.id}' is only supported on flows out of exclusive and inclusive gateways`,
+        `condition on '${flow.id}' is not allowed on a flow out of ${source.type} '${source.id}'`,
       );
+    }
+    if (
+      flow.isDefault &&
+      flow.condition !== null &&
+      source !== undefined &&
+      !source.type.endsWith('Gateway')
+    ) {
+      problems.add(flow.id, `default flow '${flow.id}' of '${source.id}' must not have a condition`);
     }
   }
 }
 
-function checkIncoming(element: ElementModel, problems: Problems): void {
+// An instantiating receive task without incoming flows starts the process (BPMN 13.2.3).
+function isInstantiatingReceiveTask(element: ElementModel): boolean {
+  return element.type === 'receiveTask' && element.instantiate === true && element.incoming.length === 0;
+}
+
+function checkIncoming(element: ElementModel, processKey: string, problems: Problems): void {
+  const isLinkCatch = element.type === 'intermediateCatchEvent' && element.eventDefinition.kind === 'link';
   const isEntry =
     element.type === 'startEvent' ||
     element.type === 'boundaryEvent' ||
+    isLinkCatch ||
     (element.type === 'subProcess' && element.triggeredByEvent);
+  if (isInstantiatingReceiveTask(element)) {
+    if (element.parentId !== processKey) {
+      problems.add(
+        element.id,
+        `receive task '${element.id}' can only instantiate the process at its top level`,
+      );
+    }
+    return;
+  }
+  if (element.type === 'intermediateThrowEvent' && element.eventDefinition.kind === 'link') {
+    if (element.outgoing.length > 0) {
+      problems.add(element.id, `link throw event '${element.id}' must not have outgoing sequence flows`);
+    }
+  }
   if (isEntry && element.incoming.length > 0) {
     problems.add(element.id, `${element.type} '${element.id}' must not have incoming sequence flows`);
   }
@@ -70,7 +106,7 @@ function checkIncoming(element: ElementModel, problems: Problems): void {
 }
 
 function checkEvent(element: ElementModel, model: ProcessModel, problems: Problems): void {
-  if (!('eventDefinition' in element)) return;
+  if (!('eventDefinition' in element) || element.type === 'receiveTask') return;
   const definition = element.eventDefinition;
   const allowed = ALLOWED_KINDS[element.type];
   if (allowed !== undefined && !allowed.includes(definition.kind)) {
@@ -158,7 +194,21 @@ function checkGateway(element: ElementModel, model: ProcessModel, problems: Prob
     problems.add(element.id, `${element.type} '${element.id}' has no outgoing sequence flow`);
     return;
   }
-  if (element.type === 'exclusiveGateway' || element.type === 'inclusiveGateway') {
+  if (
+    element.type === 'complexGateway' &&
+    element.incoming.length > 1 &&
+    element.activationCondition === null
+  ) {
+    problems.add(
+      element.id,
+      `complex gateway '${element.id}' joins several flows but has no activationCondition`,
+    );
+  }
+  if (
+    element.type === 'exclusiveGateway' ||
+    element.type === 'inclusiveGateway' ||
+    element.type === 'complexGateway'
+  ) {
     const fallback = element.defaultFlowId === null ? undefined : model.flows[element.defaultFlowId];
     if (fallback !== undefined && fallback.condition !== null) {
       problems.add(fallback.id, `default flow '${fallback.id}' of '${element.id}' must not have a condition`);

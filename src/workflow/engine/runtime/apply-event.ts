@@ -9,6 +9,7 @@ import type { EngineContext, EngineError, EngineEvent, EngineResult } from './pr
 import { Run } from './run.js';
 import { drain, drainPausing, isLive } from './run-loop.js';
 import { endInstance } from './scope-end.js';
+import { continueStandardLoop, standardLoopOf } from './standard-loop.js';
 import { terminateToken } from './terminate.js';
 import type { Incident, InstanceState, Variables, Wait } from './types.js';
 import { setLocalVariables } from './variables.js';
@@ -182,7 +183,8 @@ function retry(run: Run, incident: Incident): void {
       run.schedule({ kind: 'split', tokenId: token.id });
       return;
     case 'continueMultiInstance':
-      continueMultiInstance(run, token);
+      if (standardLoopOf(run.element(token.elementId)) !== null) continueStandardLoop(run, token);
+      else continueMultiInstance(run, token);
       return;
   }
 }

@@ -81,8 +81,9 @@ function boundaryIdsOf(element: ElementModel): string[] {
 function catcherAmong(run: Run, ids: readonly string[], errorCode: string): ElementModel | undefined {
   const codes = ids.flatMap((id) => {
     const element = run.element(id);
-    if (!('eventDefinition' in element) || element.eventDefinition.kind !== 'error') return [];
-    return [{ element, code: element.eventDefinition.errorCode }];
+    const definition = 'eventDefinition' in element ? element.eventDefinition : undefined;
+    if (definition?.kind !== 'error') return [];
+    return [{ element, code: definition.errorCode }];
   });
   return (codes.find((c) => c.code === errorCode) ?? codes.find((c) => c.code === null))?.element;
 }

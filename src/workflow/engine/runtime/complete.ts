@@ -1,18 +1,20 @@
 import { evaluateOwnConditions } from './conditions.js';
 import { handlerCompleted } from './compensation.js';
 import { recordCompensation } from './compensation-state.js';
-import { takeFlows } from './flows.js';
+import { leaveElement } from './leave.js';
 import { applyCompletion } from './mappings.js';
 import { instanceCompleted } from './multi-instance.js';
 import type { Run } from './run.js';
+import { iterationCompleted, standardLoopOf } from './standard-loop.js';
 import type { TokenState, Variables } from './types.js';
 
 /**
  * Completes the element a token is at: stores the variables it completed with and its outputs,
  * lets its own conditional boundary events see them (an interrupting one ends it instead),
  * withdraws its boundary waits, records it for compensation when it is compensable, ends its local
- * scope and leaves by every outgoing flow. An instance of a multi-instance activity reports to its
- * body instead of leaving; a compensation handler lets the next handler run.
+ * scope and leaves by its outgoing flows (see `leaveElement`). An instance of a multi-instance
+ * activity (or an iteration of a standard loop) reports to its body instead of leaving; a
+ * compensation handler lets the next handler run.
  */
 export function completeElement(run: Run, token: TokenState, variables: Variables | null): void {
   const element = run.element(token.elementId);
@@ -28,7 +30,8 @@ export function completeElement(run: Run, token: TokenState, variables: Variable
   );
   recordCompensation(run, token, element);
   if (token.loopCounter !== null) {
-    instanceCompleted(run, token);
+    if (standardLoopOf(element) !== null) iterationCompleted(run, token);
+    else instanceCompleted(run, token);
     return;
   }
   if (token.compensationOf !== undefined) {
@@ -38,5 +41,5 @@ export function completeElement(run: Run, token: TokenState, variables: Variable
   if (token.localScopeId !== null) delete run.state.scopes[token.localScopeId];
   token.localScopeId = null;
   token.multiInstance = null;
-  takeFlows(run, token, element.outgoing);
+  leaveElement(run, token);
 }

@@ -1,9 +1,11 @@
 import { enterActivity } from './activities.js';
 import { enterEvent } from './events.js';
 import { enterGateway } from './gateways.js';
+import { enterInstantiatingReceive, instantiatesProcess } from './instantiating-receive.js';
 import { applyInputs } from './mappings.js';
 import { enterMultiInstance } from './multi-instance.js';
 import type { Run } from './run.js';
+import { enterStandardLoop, standardLoopOf } from './standard-loop.js';
 import { enterSubProcess } from './sub-process.js';
 import type { TokenState } from './types.js';
 
@@ -20,10 +22,15 @@ export function enterElement(run: Run, token: TokenState): void {
     enterMultiInstance(run, token, element, element.multiInstance);
     return;
   }
+  if (standardLoopOf(element) !== null && token.loopCounter === null) {
+    enterStandardLoop(run, token, element);
+    return;
+  }
   switch (element.type) {
     case 'exclusiveGateway':
     case 'parallelGateway':
     case 'inclusiveGateway':
+    case 'complexGateway':
     case 'eventBasedGateway':
       enterGateway(run, token, element);
       return;
@@ -52,7 +59,8 @@ export function enterElement(run: Run, token: TokenState): void {
       enterSubProcess(run, token, element);
       return;
     default:
-      enterActivity(run, token, element);
+      if (instantiatesProcess(element)) enterInstantiatingReceive(run, token);
+      else enterActivity(run, token, element);
   }
 }
 

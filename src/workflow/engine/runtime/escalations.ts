@@ -99,7 +99,7 @@ function eventSubProcessStarts(run: Run, scopeId: string): string[] {
 function catcherAmong(run: Run, ids: readonly string[], escalationCode: string): ElementModel | undefined {
   const codes = ids.flatMap((id) => {
     const element = run.element(id);
-    if (!('eventDefinition' in element) || element.eventDefinition.kind !== 'escalation') return [];
+    if (!('eventDefinition' in element) || element.eventDefinition?.kind !== 'escalation') return [];
     return [{ element, code: element.eventDefinition.escalationCode }];
   });
   return (codes.find((c) => c.code === escalationCode) ?? codes.find((c) => c.code === null))?.element;

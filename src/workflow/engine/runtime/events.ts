@@ -20,15 +20,16 @@ type EventElement = Extract<
 >;
 
 /**
- * Enters an event. Start and none events pass through; catch events open a wait; message and signal
- * throws hand an effect to the driver (or a job, when a worker implements the message), a signal
- * reaching this instance's own catches at once; an escalation is thrown to the enclosing catches and
- * the thrower goes on unless an interrupting one ended it; terminate and error end events end their
- * scope or throw.
+ * Enters an event. Start, none and link events pass through (a link throw jumps to its catch when it
+ * leaves, see `leaveElement`); catch events open a wait; message and signal throws hand an effect to
+ * the driver (or a job, when a worker implements the message), a signal reaching this instance's own
+ * catches at once; an escalation is thrown to the enclosing catches and the thrower goes on unless an
+ * interrupting one ended it; terminate and error end events end their scope or throw.
  */
 export function enterEvent(run: Run, token: TokenState, element: EventElement): void {
   const definition = element.eventDefinition;
-  if (element.type === 'intermediateCatchEvent') {
+  // A link catch is reached only by its throw's jump: it passes through.
+  if (element.type === 'intermediateCatchEvent' && definition.kind !== 'link') {
     const built = buildCatchWait(run, token, element.id, definition, { kind: 'activity' });
     if (!built.ok) {
       run.raiseIncident(token, 'expression', built.message, { action: 'activate' });

@@ -1,11 +1,11 @@
 import type { ElementModel, FlowModel } from '../model/index.js';
 import { buildCatchWait } from './catch-waits.js';
-import { evaluateFeel } from './feel.js';
+import { arriveAtComplexJoin, splitAfterReset } from './complex-joins.js';
+import { chooseFlows, flowsOf } from './flow-conditions.js';
 import { takeFlows } from './flows.js';
 import { arriveAtJoin } from './joins.js';
 import type { Run } from './run.js';
 import type { TokenState, Variables, Wait } from './types.js';
-import { tokenVariables } from './variables.js';
 
 type Gateway = Extract<ElementModel, { type: `${string}Gateway` }>;
 
@@ -22,6 +22,12 @@ export function enterGateway(run: Run, token: TokenState, element: Gateway): voi
         return;
       }
       break;
+    case 'complexGateway':
+      if (element.incoming.length > 1) {
+        arriveAtComplexJoin(run, token, element);
+        return;
+      }
+      break;
     case 'eventBasedGateway':
       openEventBranches(run, token, element);
       return;
@@ -34,15 +40,18 @@ export function enterGateway(run: Run, token: TokenState, element: Gateway): voi
 
 /**
  * Chooses and takes a gateway's outgoing flows. Parallel: all. Exclusive: the first whose condition
- * is true, in document order. Inclusive: every one whose condition is true. With none true the
+ * is true, in document order. Inclusive and complex: every one whose condition is true (a complex
+ * gateway's conditions see `waitingForStart` = true, BPMN 13.3.5). With none true the
  * default flow is taken, and without one the token stops with an incident. A condition is true only
  * when it evaluates to `true`; null is false, any other value is an incident.
  */
 export function splitGateway(run: Run, token: TokenState): void {
+  if (token.complexReset === true) {
+    splitAfterReset(run, token);
+    return;
+  }
   const element = run.element(token.elementId);
-  const flows = element.outgoing
-    .map((id) => run.model.flows[id])
-    .filter((f): f is FlowModel => f !== undefined);
+  const flows = flowsOf(run, element.outgoing);
   let taken: FlowModel[];
   if (
     element.type === 'parallelGateway' ||
@@ -50,7 +59,9 @@ export function splitGateway(run: Run, token: TokenState): void {
   ) {
     taken = flows;
   } else {
-    const chosen = chooseFlows(run, token, flows, element.type === 'inclusiveGateway');
+    const extra: Variables = element.type === 'complexGateway' ? { waitingForStart: true } : {};
+    const all = element.type === 'inclusiveGateway' || element.type === 'complexGateway';
+    const chosen = chooseFlows(run, token, flows, all, extra);
     if (chosen === null) return;
     taken = chosen;
   }
@@ -67,28 +78,6 @@ export function splitGateway(run: Run, token: TokenState): void {
   if (element.outgoing.length > 1) run.history('gatewayDecision', element.id, token.id, { taken: ids });
   run.history('elementCompleted', element.id, token.id);
   takeFlows(run, token, ids);
-}
-
-function chooseFlows(run: Run, token: TokenState, flows: FlowModel[], all: boolean): FlowModel[] | null {
-  const variables = tokenVariables(run.state, token);
-  const chosen: FlowModel[] = [];
-  for (const flow of flows) {
-    if (flow.isDefault) continue;
-    if (flow.condition === null) {
-      chosen.push(flow);
-    } else {
-      const result = evaluateFeel(flow.condition, variables);
-      if (!result.ok || (result.value !== null && typeof result.value !== 'boolean')) {
-        const why = result.ok ? `gave ${JSON.stringify(result.value)}, not a boolean` : result.message;
-        run.raiseIncident(token, 'expression', `condition of '${flow.id}': ${why}`, { action: 'split' });
-        return null;
-      }
-      if (result.value === true) chosen.push(flow);
-    }
-    if (!all && chosen.length > 0) return chosen;
-  }
-  if (chosen.length > 0) return chosen;
-  return flows.filter((flow) => flow.isDefault);
 }
 
 function openEventBranches(run: Run, token: TokenState, element: Gateway): void {

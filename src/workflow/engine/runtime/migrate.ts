@@ -106,8 +106,8 @@ export function checkInstructions(
  */
 export function incompatibility(s: ElementModel, t: ElementModel): string | null {
   if (s.type !== t.type) return `a ${s.type} cannot become a ${t.type}`;
-  if ('eventDefinition' in s && 'eventDefinition' in t && s.eventDefinition.kind !== t.eventDefinition.kind)
-    return `a ${s.eventDefinition.kind} ${s.type} cannot become a ${t.eventDefinition.kind} ${t.type}`;
+  if ('eventDefinition' in s && 'eventDefinition' in t && s.eventDefinition?.kind !== t.eventDefinition?.kind)
+    return `a ${s.eventDefinition?.kind ?? 'plain'} ${s.type} cannot become a ${t.eventDefinition?.kind ?? 'plain'} ${t.type}`;
   if ('multiInstance' in s && 'multiInstance' in t) {
     if ((s.multiInstance === null) !== (t.multiInstance === null))
       return s.multiInstance === null

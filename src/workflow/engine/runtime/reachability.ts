@@ -4,7 +4,7 @@ const cache = new WeakMap<ProcessModel, Map<string, boolean>>();
 
 /**
  * Whether a token at `fromId` can still reach `targetId` through sequence flows of the same scope
- * (through the boundary events of activities on the way too), without passing `targetId` itself.
+ * (through the boundary events of activities and link events on the way too), without passing `targetId` itself.
  * Answers are cached per model, which never changes once compiled.
  */
 export function canReach(model: ProcessModel, fromId: string, targetId: string): boolean {
@@ -43,5 +43,10 @@ function successors(model: ProcessModel, id: string): string[] {
     return target === undefined ? [] : [target];
   });
   if ('boundaryEventIds' in element) next.push(...element.boundaryEventIds);
+  // A link throw continues at its catch event.
+  if (element.type === 'intermediateThrowEvent' && element.eventDefinition.kind === 'link') {
+    const { targetId } = element.eventDefinition;
+    if (targetId !== null) next.push(targetId);
+  }
   return next;
 }

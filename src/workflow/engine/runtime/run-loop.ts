@@ -2,7 +2,9 @@ import { completeElement } from './complete.js';
 import { evaluateConditions } from './conditions.js';
 import { enterElement } from './enter.js';
 import { splitGateway } from './gateways.js';
+import { resetBlockedComplexJoins } from './complex-joins.js';
 import { fireInclusiveJoins } from './joins.js';
+import { leaveElement } from './leave.js';
 import type { Action, Run } from './run.js';
 
 /**
@@ -37,7 +39,7 @@ function drainSome(run: Run, budget: number): boolean {
       performed += 1;
       if (performed >= budget) return false;
     }
-    if (!isLive(state.status) || !fireInclusiveJoins(run)) break;
+    if (!isLive(state.status) || !(fireInclusiveJoins(run) || resetBlockedComplexJoins(run))) break;
   }
   if (isLive(state.status)) state.status = Object.keys(state.incidents).length > 0 ? 'incident' : 'running';
   return true;
@@ -65,7 +67,9 @@ function perform(run: Run, action: Action): void {
       completeElement(run, token, action.variables);
       return;
     case 'split':
-      splitGateway(run, token);
+      // A retried `noPath` or condition incident of an activity chooses its flows again too.
+      if (run.element(token.elementId).type.endsWith('Gateway')) splitGateway(run, token);
+      else leaveElement(run, token);
       return;
   }
 }

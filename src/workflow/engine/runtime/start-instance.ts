@@ -1,4 +1,5 @@
 import type { ProcessModel } from '../model/index.js';
+import { instantiatesProcess } from './instantiating-receive.js';
 import { cloneJson, nonJsonPath } from './json.js';
 import type { EngineContext, EngineResult, StartInput } from './protocol.js';
 import { Run } from './run.js';
@@ -7,7 +8,8 @@ import type { InstanceState } from './types.js';
 
 /**
  * Starts an instance at a start event of the process (the none start event unless another top-level
- * start event is named, e.g. the message start that a driver correlated) and runs it until every
+ * start event is named, e.g. the message start that a driver correlated, or an instantiating
+ * receive task) and runs it until every
  * token waits. A process of scripts and gateways only completes within this call.
  */
 export function startInstance(model: ProcessModel, input: StartInput, ctx: EngineContext): EngineResult {
@@ -44,7 +46,8 @@ function beginStart(model: ProcessModel, input: StartInput, ctx: EngineContext):
   }
   const startId = input.startEventId ?? model.startEventIds.none[0];
   const start = startId === undefined ? undefined : model.elements[startId];
-  if (start === undefined || start.type !== 'startEvent' || start.parentId !== model.processKey) {
+  const startable = start?.type === 'startEvent' || (start !== undefined && instantiatesProcess(start));
+  if (start === undefined || !startable || start.parentId !== model.processKey) {
     const message =
       startId === undefined
         ? `process '${model.processKey}' has no none start event`

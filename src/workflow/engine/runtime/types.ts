@@ -83,6 +83,8 @@ export interface TokenState {
   compensating?: CompensationRun;
   /** Set on the token of a compensation handler: the id of the throw token it runs for. */
   compensationOf?: string;
+  /** Set on the token a complex gateway's reset keeps until it has split in the reset phase. */
+  complexReset?: true;
 }
 
 /**
@@ -260,7 +262,7 @@ export type IncidentRetry =
   | { action: 'openWait' }
   /** Finish the element again with the variables it completed with (output mapping errors). */
   | { action: 'complete'; variables: Variables | null }
-  /** Choose the outgoing flows of a gateway again (condition errors, no flow to take). */
+  /** Choose the outgoing flows of a gateway or completed activity again (condition errors, no flow to take). */
   | { action: 'split' }
   /** Check again whether a multi-instance loop is done (completion condition errors). */
   | { action: 'continueMultiInstance' }
@@ -296,6 +298,12 @@ export interface JoinState {
   gatewayId: string;
   /** Token ids by the flow they arrived by, in arrival order. */
   arrived: Record<string, string[]>;
+  /**
+   * A complex gateway that fired and is "waiting for reset" (BPMN 13.3.5): the incoming flows it
+   * consumed no token from in that firing, whose tokens of the same round it still expects.
+   * Absent while the gateway waits for start.
+   */
+  resetPending?: string[];
 }
 
 /** The whole state of a process instance. */

@@ -238,7 +238,7 @@ describe('deployments', () => {
   <bpmn:process id="broken" isExecutable="true">
     <bpmn:startEvent id="s" />
     <bpmn:serviceTask id="noTopic" />
-    <bpmn:complexGateway id="cg" />
+    <bpmn:adHocSubProcess id="cg" />
     <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="noTopic" />
     <bpmn:sequenceFlow id="f2" sourceRef="noTopic" targetRef="cg" />
     <bpmn:sequenceFlow id="f3" sourceRef="cg" targetRef="ghost" />

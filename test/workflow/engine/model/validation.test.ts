@@ -63,11 +63,70 @@ const cases: [string, string, string, string | null, RegExp][] = [
     /parallelGateway 'g' has no outgoing sequence flow/,
   ],
   [
-    'condition on a flow out of a task',
-    `<bpmn:startEvent id="s"/><bpmn:task id="t"/><bpmn:endEvent id="e"/>${flow('f0', 's', 't')}${flow('f1', 't', 'e', 'x')}`,
+    'condition on a flow out of a parallel gateway',
+    `<bpmn:startEvent id="s"/><bpmn:parallelGateway id="g"/><bpmn:endEvent id="e"/>${flow('f0', 's', 'g')}${flow('f1', 'g', 'e', 'x')}`,
     '',
     'f1',
-    /condition on 'f1' is only supported on flows out of exclusive and inclusive gateways/,
+    /condition on 'f1' is not allowed on a flow out of parallelGateway 'g'/,
+  ],
+  [
+    'default flow of a task with a condition',
+    `<bpmn:startEvent id="s"/><bpmn:task id="t" default="f2"/><bpmn:endEvent id="a"/><bpmn:endEvent id="b"/>
+     ${flow('f0', 's', 't')}${flow('f1', 't', 'a', 'x')}${flow('f2', 't', 'b', 'y')}`,
+    '',
+    'f2',
+    /default flow 'f2' of 't' must not have a condition/,
+  ],
+  [
+    'complex gateway joining without an activation condition',
+    `<bpmn:startEvent id="s"/><bpmn:parallelGateway id="fork"/><bpmn:complexGateway id="g"/><bpmn:endEvent id="e"/>
+     ${flow('f0', 's', 'fork')}${flow('f1', 'fork', 'g')}${flow('f2', 'fork', 'g')}${flow('f3', 'g', 'e')}`,
+    '',
+    'g',
+    /complex gateway 'g' joins several flows but has no activationCondition/,
+  ],
+  [
+    'startQuantity other than 1',
+    around('<bpmn:task id="t" startQuantity="2"/>', 't'),
+    '',
+    't',
+    /startQuantity="2" on 't' is not supported; only 1 is/,
+  ],
+  [
+    'completionQuantity of 0',
+    around('<bpmn:task id="t" completionQuantity="0"/>', 't'),
+    '',
+    't',
+    /completionQuantity="0" on 't' is invalid; it must be at least 1/,
+  ],
+  [
+    'multi-instance behavior One',
+    around(
+      '<bpmn:task id="t"><bpmn:multiInstanceLoopCharacteristics behavior="One"><bpmn:loopCardinality>3</bpmn:loopCardinality></bpmn:multiInstanceLoopCharacteristics></bpmn:task>',
+      't',
+    ),
+    '',
+    't',
+    /multi-instance 't' has behavior="One"; only behavior="All"/,
+  ],
+  [
+    'multi-instance complex behavior definition',
+    around(
+      `<bpmn:task id="t"><bpmn:multiInstanceLoopCharacteristics behavior="Complex"><bpmn:loopCardinality>3</bpmn:loopCardinality>
+       <bpmn:complexBehaviorDefinition id="cb"><bpmn:condition>true</bpmn:condition></bpmn:complexBehaviorDefinition>
+       </bpmn:multiInstanceLoopCharacteristics></bpmn:task>`,
+      't',
+    ),
+    '',
+    't',
+    /multi-instance 't' has behavior="Complex" with a complexBehaviorDefinition/,
+  ],
+  [
+    'instantiating receive task inside a sub-process',
+    `<bpmn:startEvent id="s"/><bpmn:subProcess id="sp"><bpmn:startEvent id="ss"/><bpmn:receiveTask id="r" instantiate="true" messageRef="m"/></bpmn:subProcess>${flow('f0', 's', 'sp')}`,
+    '<bpmn:message id="m" name="go"/>',
+    'r',
+    /receive task 'r' can only instantiate the process at its top level/,
   ],
   [
     'FEEL syntax error in a condition',
@@ -225,11 +284,49 @@ const cases: [string, string, string, string | null, RegExp][] = [
     /conditional event 't' has no condition/,
   ],
   [
-    'link events are unsupported',
-    around(eventWith('intermediateThrowEvent', 't', '<bpmn:linkEventDefinition name="x"/>'), 't'),
+    'an eventDefinitionRef naming nothing',
+    `<bpmn:startEvent id="s"/><bpmn:endEvent id="e" eventDefinitionRef="nope"/>${flow('f', 's', 'e')}`,
+    '',
+    'e',
+    /eventDefinitionRef of 'e' names 'nope', which is not an event definition of the document/,
+  ],
+  [
+    'link throw without a catch of its name',
+    `<bpmn:startEvent id="s"/>${eventWith('intermediateThrowEvent', 't', '<bpmn:linkEventDefinition name="x"/>')}${flow('f0', 's', 't')}`,
     '',
     't',
-    /linkEventDefinition on 't' is not supported/,
+    /link throw event 't' names 'x', but no link catch event in 'p' has that name/,
+  ],
+  [
+    'link catch in another scope than its throw',
+    `<bpmn:startEvent id="s"/>${eventWith('intermediateThrowEvent', 't', '<bpmn:linkEventDefinition name="x"/>')}${flow('f0', 's', 't')}
+     <bpmn:subProcess id="sp"><bpmn:startEvent id="ss"/>${eventWith('intermediateCatchEvent', 'c', '<bpmn:linkEventDefinition name="x"/>')}</bpmn:subProcess>${flow('f1', 's', 'sp')}`,
+    '',
+    't',
+    /no link catch event in 'p' has that name/,
+  ],
+  [
+    'two link catches of one name in a scope',
+    `<bpmn:startEvent id="s"/>${eventWith('intermediateThrowEvent', 't', '<bpmn:linkEventDefinition name="x"/>')}${flow('f0', 's', 't')}
+     ${eventWith('intermediateCatchEvent', 'c1', '<bpmn:linkEventDefinition name="x"/>')}${eventWith('intermediateCatchEvent', 'c2', '<bpmn:linkEventDefinition name="x"/>')}`,
+    '',
+    'c2',
+    /link catch events 'c1' and 'c2' in 'p' share the name 'x'/,
+  ],
+  [
+    'link throw with an outgoing flow',
+    around(eventWith('intermediateThrowEvent', 't', '<bpmn:linkEventDefinition name="x"/>'), 't') +
+      eventWith('intermediateCatchEvent', 'c', '<bpmn:linkEventDefinition name="x"/>'),
+    '',
+    't',
+    /link throw event 't' must not have outgoing sequence flows/,
+  ],
+  [
+    'link event without a name',
+    around(eventWith('intermediateThrowEvent', 't', '<bpmn:linkEventDefinition/>'), 't'),
+    '',
+    't',
+    /link event 't' has no link name/,
   ],
   [
     'a cancel end event outside a transaction',
@@ -307,11 +404,21 @@ const cases: [string, string, string, string | null, RegExp][] = [
     /multi-instance 't' has neither an input collection nor a loop cardinality/,
   ],
   [
-    'standard loops are unsupported',
+    'standard loop without a condition or a maximum',
     around('<bpmn:task id="t"><bpmn:standardLoopCharacteristics/></bpmn:task>', 't'),
     '',
     't',
-    /standard loop characteristics on 't' are not supported/,
+    /standard loop of 't' has neither a loopCondition nor a loopMaximum/,
+  ],
+  [
+    'standard loop condition in JUEL',
+    around(
+      '<bpmn:task id="t"><bpmn:standardLoopCharacteristics><bpmn:loopCondition>${x}</bpmn:loopCondition></bpmn:standardLoopCharacteristics></bpmn:task>',
+      't',
+    ),
+    '',
+    't',
+    /loop condition of 't' is a JUEL expression/,
   ],
   [
     'a Zeebe message name expression is not supported',
@@ -336,9 +443,21 @@ void describe('validation problems', () => {
         elementId: 'noTopic',
         message: "service task 'noTopic' has no job type (zeebe:taskDefinition or camunda:topic)",
       },
-      { elementId: 'G1', message: "complexGateway 'G1' is not supported" },
+      { elementId: 'G1', message: "adHocSubProcess 'G1' is not supported" },
       { elementId: 'f3', message: "sequence flow 'f3' points to a missing target element" },
     ]);
+  });
+});
+
+void describe('each problem reported once', () => {
+  void test('a refused element does not make its neighbours lack incoming flows', async () => {
+    const problems = await compileProblems(
+      definitions(
+        `<bpmn:startEvent id="s"/><bpmn:adHocSubProcess id="bad"/><bpmn:task id="after"/><bpmn:endEvent id="e"/>
+         ${flow('f0', 's', 'bad')}${flow('f1', 'bad', 'after')}${flow('f2', 'after', 'e')}`,
+      ),
+    );
+    assert.deepEqual(problems, [{ elementId: 'bad', message: "adHocSubProcess 'bad' is not supported" }]);
   });
 });
 

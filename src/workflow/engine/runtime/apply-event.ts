@@ -6,6 +6,7 @@ import { triggerEventSubProcess } from './event-sub-processes.js';
 import { propagateToCaller } from './call-errors.js';
 import { takeEventBranch } from './gateways.js';
 import { cloneJson, nonJsonPath } from './json.js';
+import { modifyInstance } from './modify.js';
 import { continueMultiInstance } from './multi-instance.js';
 import type { EngineContext, EngineError, EngineEvent, EngineResult } from './protocol.js';
 import { Run } from './run.js';
@@ -109,6 +110,13 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
     case 'setVariables':
       setLocalVariables(run, run.state.rootScopeId, variables ?? {}, null);
       return null;
+    case 'modify':
+      return modifyInstance(run, {
+        instructions: event.instructions,
+        variables,
+        skipIoMappings: event.skipIoMappings === true,
+        actor: event.actor ?? null,
+      });
     default: {
       // Events come from JSON the driver parsed: an unknown type is refused, not ignored.
       const type = (event as { type?: unknown }).type;

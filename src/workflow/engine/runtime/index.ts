@@ -12,6 +12,7 @@ export type {
   EngineEvent,
   EngineResult,
   HistoryEntry,
+  ModificationInstruction,
 } from './protocol.js';
 export type {
   CallActivityWait,

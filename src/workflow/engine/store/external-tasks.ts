@@ -1,3 +1,4 @@
+import { notSuspended } from './not-suspended.js';
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { Variables, Wait } from '../runtime/index.js';
 import { effectColumns, itemColumn, type InsertRows, type WaitRows } from './set-wise-write.js';
@@ -95,6 +96,7 @@ export async function lockTasks(
              WHERE t.topic IN (SELECT topic FROM wanted)
                AND t.retries > 0 AND t.due_at <= $4
                AND (t.lock_expires_at IS NULL OR t.lock_expires_at <= $4)
+               AND ${notSuspended('t.process_instance_id')}
                ${scoped ? 'AND t.org_id = ANY($6::uuid[])' : ''}
              ORDER BY t.created_at, t.id
              LIMIT $5

@@ -60,6 +60,13 @@ describe('suspending and resuming instances and versions', () => {
       variables: {},
     });
     assert.equal(refused.statusCode, 409, refused.body);
+    const failed = await post(`/api/v1/external-tasks/${heldTask.id}/failure`, f.tokens.operator, {
+      worker_id: 'w1',
+      error_message: 'down',
+      retries: 2,
+      retry_timeout_ms: 0,
+    });
+    assert.equal(failed.statusCode, 409, failed.body);
     assert.equal((await resume(instance.id)).statusCode, 200);
     assert.equal((await resume(held.id)).statusCode, 200);
     const task = await payTask(instance.id);

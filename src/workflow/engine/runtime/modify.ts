@@ -5,6 +5,7 @@ import { takeFlows } from './flows.js';
 import { applyInputs } from './mappings.js';
 import type { EngineError, ModificationInstruction } from './protocol.js';
 import type { Run } from './run.js';
+import { isLive } from './run-loop.js';
 import { endInstance } from './scope-end.js';
 import { terminateToken } from './terminate.js';
 import type { TokenState, Variables } from './types.js';
@@ -156,6 +157,8 @@ function hasLiveBody(run: Run, instance: TokenState): boolean {
  */
 function cancelIfEmpty(run: Run, startScopeId: string): void {
   for (let scopeId = startScopeId; ;) {
+    // An earlier emptied scope may have ended the instance already.
+    if (!isLive(run.state.status)) return;
     const scope = run.state.scopes[scopeId];
     if (scope === undefined || run.countTokensIn(scopeId) > 0) return;
     if (scope.parentId === null) {

@@ -117,6 +117,20 @@ void describe('process instance modification (modify.bpmn)', async () => {
     assert.equal(run.waitsAt('late').length, 0, "sp's boundary timer closed with it");
   });
 
+  void test('emptying a sub-process and the process in one call ends the instance once', () => {
+    const run = new Scenario(model).start();
+    run.send(modify([{ type: 'startBeforeActivity', activityId: 'c' }]));
+    run.send(
+      modify([
+        { type: 'cancelActivity', activityId: 'c' },
+        { type: 'cancelActivity', activityId: 'a' },
+      ]),
+    );
+    assert.equal(run.state.status, 'cancelled');
+    assert.equal(run.effectsOf('instanceEnded').length, 1);
+    assert.equal(run.historyOf('instanceEnded').length, 1);
+  });
+
   void test('variables are set on the root scope in the same call', () => {
     const run = new Scenario(model).start({ kept: 1 });
     run.send(modify([{ type: 'startBeforeActivity', activityId: 'd' }], { variables: { fixed: true } }));

@@ -2,9 +2,13 @@ import type { Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
 import type { ModificationInstruction, Variables } from '../engine/runtime/index.js';
-import { findDefinition } from '../engine/store/process-definitions.js';
-import { findInstance, isEnded, type InstanceRecord } from '../engine/store/process-instances.js';
-import { setDefinitionSuspended, setInstanceSuspended } from '../engine/store/suspension.js';
+import { findDefinition, setDefinitionSuspended } from '../engine/store/process-definitions.js';
+import {
+  findInstance,
+  isEnded,
+  setInstanceSuspended,
+  type InstanceRecord,
+} from '../engine/store/process-instances.js';
 import { WorkflowErrors } from '../errors.js';
 
 /**

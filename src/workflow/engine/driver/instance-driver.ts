@@ -8,7 +8,7 @@ import { addInstanceCounter, lockInstanceCounters } from '../store/process-keys.
 import { guardedUpdateRows, newInstanceRows, writeBatch, type PlannedUpdate } from './batch-writer.js';
 import { CallActivities } from './call-activities.js';
 import { EngineCallError, InstanceContentionError, StaleDefinitionError } from './driver-errors.js';
-import { isDefinitionSuspended } from '../store/suspension.js';
+import { isDefinitionSuspended } from '../store/process-definitions.js';
 import type { DrivenInstance, EventCondition, EventHooks } from './driver-types.js';
 import { addEffects, type WrittenEffects } from './effects-writer.js';
 import type { EngineMetrics } from './engine-metrics.js';

@@ -497,3 +497,29 @@ export async function findEndedInstances(
   });
   return rows;
 }
+
+/**
+ * Sets the flag of a running instance and records the change; null when the instance is absent,
+ * ended, or already in that state (nothing written then).
+ */
+export async function setInstanceSuspended(
+  db: Pool | PoolClient,
+  input: { id: string; suspended: boolean; actor: string; now: Date },
+): Promise<InstanceRecord | null> {
+  const { rows } = await db.query<InstanceRow>({
+    name: 'workflow.instances.set-suspended',
+    text: `WITH changed AS (
+             UPDATE process_instances SET suspended = $2
+             WHERE id = $1 AND ended_at IS NULL AND suspended <> $2
+             RETURNING ${instanceColumns}
+           ), entry AS (
+             INSERT INTO process_history (process_instance_id, kind, element_id, element_type, token_id, at, data)
+             SELECT id, CASE WHEN $2 THEN 'instanceSuspended' ELSE 'instanceResumed' END, process_key, 'process',
+                    NULL, $3, jsonb_build_object('actor', $4::text)
+             FROM changed
+           )
+           SELECT * FROM changed`,
+    values: [input.id, input.suspended, input.now, input.actor],
+  });
+  return rows[0] ? toInstanceRecord(rows[0]) : null;
+}

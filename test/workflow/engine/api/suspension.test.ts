@@ -128,6 +128,47 @@ describe('suspending and resuming instances and versions', () => {
     assert.equal((await resume(instance.id)).statusCode, 200);
   });
 
+  test('a signal is not delivered to a suspended instance (it is lost for it, as in Camunda 7)', async () => {
+    const suspendedOne = await f.start('opsSignalled');
+    const runningOne = await f.start('opsSignalled');
+    assert.equal((await suspend(suspendedOne.id)).statusCode, 200);
+    const sent = await post('/api/v1/signals', f.tokens.operator, {
+      org_id: f.orgId,
+      signal_name: 'opsSignal',
+    });
+    assert.equal(sent.statusCode, 200, sent.body);
+    assert.deepEqual((await f.instance(runningOne.id)).active_element_ids, ['after2']);
+    assert.deepEqual((await f.instance(suspendedOne.id)).active_element_ids, ['sig']);
+    assert.equal((await resume(suspendedOne.id)).statusCode, 200);
+    assert.deepEqual(
+      (await f.instance(suspendedOne.id)).active_element_ids,
+      ['sig'],
+      'not replayed on resume',
+    );
+  });
+
+  test("a suspended version's timer start waits and fires after the resume", async () => {
+    const deployed = await f.deploy('operations-timer-start.bpmn');
+    assert.equal(deployed.statusCode, 201, deployed.body);
+    const definitionId = (deployed.json() as { id: string }).id;
+    const count = async () =>
+      Number(
+        (
+          await f.workflow.database.pool.query<{ n: string }>(
+            'SELECT count(*) AS n FROM process_instances WHERE definition_id = $1',
+            [definitionId],
+          )
+        ).rows[0]?.n,
+      );
+    assert.equal((await post(`/api/v1/deployments/${definitionId}/suspend`)).statusCode, 200);
+    moveClock(2 * 60 * 60_000);
+    await f.workflow.service.fireDueTimers();
+    assert.equal(await count(), 0, 'no start while suspended');
+    assert.equal((await post(`/api/v1/deployments/${definitionId}/resume`)).statusCode, 200);
+    await f.workflow.service.fireDueTimers();
+    assert.equal(await count(), 1, 'the due start fires once after the resume');
+  });
+
   test('the detail and the list show the flag; the list filters by it', async () => {
     const instance = await f.start('opsWait');
     await suspend(instance.id);

@@ -98,6 +98,23 @@ void describe('process instance modification (modify.bpmn)', async () => {
     assert.deepEqual(inScope.sort(), ['c', 'c']);
   });
 
+  void test('an ancestorScopeId that is unknown or does not enclose the element is refused', () => {
+    const run = new Scenario(model).start();
+    run.send(modify([{ type: 'startBeforeActivity', activityId: 'c' }]));
+    const spScope = Object.values(run.state.tokens).find((t) => t.elementId === 'sp')?.localScopeId;
+    assert.ok(spScope);
+    const refused = run.try(
+      modify([
+        { type: 'startBeforeActivity', activityId: 'c', ancestorScopeId: 'nope' },
+        { type: 'startBeforeActivity', activityId: 'd', ancestorScopeId: spScope },
+      ]),
+    );
+    assert.ok(!refused.ok);
+    assert.equal(refused.error.problems?.length, 2);
+    assert.match(refused.error.problems?.[0] ?? '', /instruction 0: the instance has no scope 'nope'/);
+    assert.match(refused.error.problems?.[1] ?? '', /instruction 1: .*does not enclose 'd'/);
+  });
+
   void test('cancelling everything inside a sub-process cancels the sub-process too', () => {
     const run = new Scenario(model).start();
     run.send(

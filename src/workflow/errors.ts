@@ -47,7 +47,10 @@ export function engineCallErrorToHttp(error: EngineCallError): ServiceError {
     case 'notFound':
       return WorkflowErrors.notFound(error.message);
     case 'invalid':
-      return WorkflowErrors.validation(error.message);
+      return WorkflowErrors.validation(
+        error.message,
+        error.problems === undefined ? undefined : { problems: error.problems },
+      );
     case 'conflict':
     case 'contention':
       return WorkflowErrors.conflict(error.message);

@@ -3,9 +3,9 @@
  * due at `$1` with retries left, in `order`, locked `FOR UPDATE SKIP LOCKED` so executors on other
  * connections or instances take other rows. The locks last until the caller's transaction ends.
  */
-export function claimDueSql(table: string, columns: string, order = 'due_at'): string {
+export function claimDueSql(table: string, columns: string, order = 'due_at', where = 'TRUE'): string {
   return `SELECT ${columns} FROM ${table}
-           WHERE due_at <= $1 AND retries > 0
+           WHERE due_at <= $1 AND retries > 0 AND ${where}
            ORDER BY ${order}
            LIMIT $2
            FOR UPDATE SKIP LOCKED`;

@@ -8,6 +8,8 @@ export const ProcessDefinition = Type.Object({
   version: Type.Union([Type.Integer(), Type.Null()], { description: 'null for a draft' }),
   name: Type.String(),
   disabled: Type.Boolean(),
+  /** Suspended by an operator (POST /api/v1/deployments/{id}/suspend): starts no instance. */
+  suspended: Type.Boolean(),
   draft: Type.Boolean(),
   deployed_at: Type.String({ format: 'date-time' }),
   process_group_id: Uuid,

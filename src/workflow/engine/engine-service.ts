@@ -143,7 +143,7 @@ export function createEngine(deps: EngineDependencies): Engine {
   let stopDuties: (() => Promise<void>) | undefined;
   return {
     deployments: new DeploymentService(deps.pool, models, deps.extensions ?? {}, deps.clock),
-    instances: new InstanceService(deps.pool, driver),
+    instances: new InstanceService(deps.pool, driver, deps.clock),
     externalTasks: new ExternalTaskService(deps.pool, driver, notifier, deps.clock, metrics),
     userTasks: new UserTaskService(deps.pool, driver, metrics),
     messages: events.messages,

@@ -129,13 +129,15 @@ export class ExternalTaskService {
       // Only the task row changes: no engine call, no instance lock.
       await withTransaction(this.pool, async (client) => {
         await this.requireLockHolder(client, taskId, input.worker_id);
-        await tasks.scheduleRetry(client, {
+        const scheduled = await tasks.scheduleRetry(client, {
           taskId,
           retries: input.retries,
           retryTimeoutMs: input.retry_timeout_ms,
           errorMessage: input.error_message,
           now: this.clock.now(),
         });
+        // The lock holder was checked above: only a suspended instance leaves the row unchanged.
+        if (!scheduled) throw WorkflowErrors.conflict('The process instance is suspended');
       });
     }
     this.metrics.job('external_task', 'failed');

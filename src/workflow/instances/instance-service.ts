@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import { requireOrgRole } from '../identity/auth/authorization.js';
 import type { Identity, OrgRole } from '../identity/auth/identity.js';
@@ -19,6 +20,16 @@ import { StaleDefinitionError } from '../engine/driver/driver-errors.js';
 import type { InstanceDriver } from '../engine/driver/instance-driver.js';
 import type { Variables } from '../engine/runtime/index.js';
 import { WorkflowErrors } from '../errors.js';
+import {
+  modifyInstance,
+  resumeDefinition,
+  resumeInstance,
+  suspendDefinition,
+  suspendInstance,
+  type DefinitionSuspension,
+  type ModificationRequest,
+  type OperationsContext,
+} from './instance-operations.js';
 import { LatestDefinitionCache } from './latest-definition-cache.js';
 
 const readers: OrgRole[] = ['Developer', 'Operator', 'Reader'];
@@ -35,20 +46,37 @@ export interface StartRequest {
   variables?: Variables | undefined;
 }
 
+/** A live token, as the instance detail shows it (its id is what a modification's `cancelToken` names). */
+export interface TokenRecord {
+  id: string;
+  element_id: string;
+  /** The scope instance it lives in (a modification's `ancestorScopeId`). */
+  scope_id: string;
+  /** The scope it owns (a sub-process it runs), if any. */
+  local_scope_id: string | null;
+  phase: string;
+}
+
 /** An instance with what an operator needs to see. */
 export type InstanceDetail = InstanceRecord & {
   active_element_ids: string[];
   incidents: IncidentRecord[];
+  tokens: TokenRecord[];
 };
 
 /** Starting, listing, inspecting and steering process instances. */
 export class InstanceService {
   private readonly latest = new LatestDefinitionCache();
 
+  private readonly operations: OperationsContext;
+
   constructor(
     private readonly pool: Pool,
     private readonly driver: InstanceDriver,
-  ) {}
+    clock: Clock = systemClock,
+  ) {
+    this.operations = { pool, driver, clock };
+  }
 
   /**
    * Starts an instance of the latest enabled version of `process_key`, or of `definition_id`.
@@ -98,10 +126,21 @@ export class InstanceService {
     const instance = await this.authorize(identity, id, readers);
     const detail = await instanceDetail(this.pool, id);
     if (!detail) throw WorkflowErrors.notFound('No such process instance');
-    const active = Object.values(detail.engineState.tokens)
-      .filter((token) => token.phase !== 'active')
-      .map((token) => token.elementId);
-    return { ...instance, active_element_ids: [...new Set(active)].sort(), incidents: detail.incidents };
+    const live = Object.values(detail.engineState.tokens).filter((token) => token.phase !== 'active');
+    const active = live.map((token) => token.elementId);
+    const tokens = live.map((token) => ({
+      id: token.id,
+      element_id: token.elementId,
+      scope_id: token.scopeId,
+      local_scope_id: token.localScopeId,
+      phase: token.phase,
+    }));
+    return {
+      ...instance,
+      active_element_ids: [...new Set(active)].sort(),
+      incidents: detail.incidents,
+      tokens,
+    };
   }
 
   /** The ordered execution history. */
@@ -136,6 +175,42 @@ export class InstanceService {
     return (await this.driver.apply(id, { type: 'cancel' })).instance;
   }
 
+  /** Suspends a running instance (Operator); recorded in the history with the actor. */
+  async suspend(identity: Identity, id: string): Promise<InstanceRecord> {
+    await this.authorize(identity, id, ['Operator']);
+    return suspendInstance(this.operations, id, identity.userId);
+  }
+
+  /** Resumes a suspended instance (Operator); recorded in the history with the actor. */
+  async resume(identity: Identity, id: string): Promise<InstanceRecord> {
+    await this.authorize(identity, id, ['Operator']);
+    return resumeInstance(this.operations, id, identity.userId);
+  }
+
+  /** Modifies a running instance's tokens (Operator) in one engine call; see instance-operations.ts. */
+  async modify(identity: Identity, id: string, request: ModificationRequest): Promise<InstanceRecord> {
+    await this.authorize(identity, id, ['Operator']);
+    return modifyInstance(this.operations, id, request, identity.userId);
+  }
+
+  /** Suspends a deployed version and its running instances (Operator). */
+  async suspendDefinition(identity: Identity, definitionId: string): Promise<DefinitionSuspension> {
+    await this.authorizeDefinition(identity, definitionId);
+    return suspendDefinition(this.operations, definitionId, identity.userId);
+  }
+
+  /** Resumes a suspended version and its suspended running instances (Operator). */
+  async resumeDefinition(identity: Identity, definitionId: string): Promise<DefinitionSuspension> {
+    await this.authorizeDefinition(identity, definitionId);
+    return resumeDefinition(this.operations, definitionId, identity.userId);
+  }
+
+  private async authorizeDefinition(identity: Identity, definitionId: string): Promise<void> {
+    const definition = await findDefinition(this.pool, definitionId);
+    if (!definition) throw WorkflowErrors.notFound('No such deployment');
+    requireOrgRole(identity, definition.org_id, ['Operator']);
+  }
+
   private async authorize(identity: Identity, id: string, roles: OrgRole[]): Promise<InstanceRecord> {
     const instance = await findInstance(this.pool, id);
     if (!instance) throw WorkflowErrors.notFound('No such process instance');
@@ -150,6 +225,10 @@ export class InstanceService {
     if (definition.draft) throw WorkflowErrors.conflict('A draft cannot start instances');
     if (definition.disabled)
       throw WorkflowErrors.conflict(`Version ${definition.version} of ${definition.process_key} is disabled`);
+    if (definition.suspended)
+      throw WorkflowErrors.conflict(
+        `Version ${definition.version} of ${definition.process_key} is suspended`,
+      );
     if (request.process_key !== undefined && request.process_key !== definition.process_key) {
       throw WorkflowErrors.validation('definition_id and process_key name different processes');
     }
@@ -162,6 +241,9 @@ export class InstanceService {
     if (cached) return cached;
     const latest = await findLatestEnabled(this.pool, orgId, processKey);
     if (latest) {
+      // As in Camunda 7, a start by key uses the latest version and fails when it is suspended.
+      if (latest.suspended)
+        throw WorkflowErrors.conflict(`Version ${latest.version} of ${processKey} is suspended`);
       this.latest.set(latest);
       return latest;
     }

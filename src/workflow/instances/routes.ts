@@ -77,6 +77,7 @@ export function registerInstanceRoutes(
         processKey: query.process_key,
         state: query.state,
         businessKey: query.business_key,
+        suspended: query.suspended,
         limit: clampLimit(query.limit),
         offset: query.offset ?? 0,
       });

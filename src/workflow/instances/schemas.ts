@@ -20,6 +20,8 @@ export const Instance = Type.Object({
   ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   /** Set on an instance a call activity started: the calling instance. */
   parent_instance_id: Type.Union([Uuid, Type.Null()]),
+  /** Suspended by an operator: its work waits until it is resumed. */
+  suspended: Type.Boolean(),
 });
 
 /** GET /api/v1/process-instances/{id} answer: the instance with its active elements and open incidents. */
@@ -33,6 +35,16 @@ export const InstanceDetail = Type.Object({
       kind: Type.String(),
       message: Type.String(),
       created_at: Type.String(),
+    }),
+  ),
+  /** Live tokens: ids for a modification's `cancelToken`, scope ids for its `ancestor_scope_id`. */
+  tokens: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      element_id: Type.String(),
+      scope_id: Type.String(),
+      local_scope_id: Type.Union([Type.String(), Type.Null()]),
+      phase: Type.String(),
     }),
   ),
 });
@@ -70,9 +82,40 @@ export const ListInstancesQuery = Type.Object({
   process_key: Type.Optional(Type.String({ maxLength: 255 })),
   state: Type.Optional(InstanceState),
   business_key: Type.Optional(Type.String({ maxLength: 255 })),
+  suspended: Type.Optional(
+    Type.Boolean({ description: 'only suspended (true) or not suspended (false) instances' }),
+  ),
   limit: Type.Optional(Type.Integer({ description: 'default 100, clamped to 1..500' })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
 });
 
 /** PATCH /api/v1/process-instances/{id}/variables body. */
 export const SetVariablesBody = Type.Object({ variables: JsonObject }, { additionalProperties: false });
+
+/** One instruction of POST /api/v1/process-instances/{id}/modification (fields by type: operations.md). */
+export const ModificationInstruction = Type.Object(
+  {
+    type: Type.Enum(['startBeforeActivity', 'startAfterActivity', 'cancelActivity', 'cancelToken']),
+    activity_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    token_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    ancestor_scope_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  },
+  { additionalProperties: false },
+);
+
+/** POST /api/v1/process-instances/{id}/modification body. */
+export const ModificationBody = Type.Object(
+  {
+    instructions: Type.Array(ModificationInstruction, { minItems: 1, maxItems: 100 }),
+    variables: Type.Optional(JsonObject),
+    skip_io_mappings: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+/** What suspending or resuming a version changed. */
+export const DefinitionSuspension = Type.Object({
+  definition_id: Uuid,
+  suspended: Type.Boolean(),
+  instances_changed: Type.Integer(),
+});

@@ -23,6 +23,8 @@ export class EngineCallError extends Error {
   constructor(
     readonly kind: EngineCallErrorKind,
     message: string,
+    /** Every problem found, when the engine lists several (an invalid modification). */
+    readonly problems?: string[],
   ) {
     super(message);
     this.statusCode = statusOfKind[kind];
@@ -38,6 +40,18 @@ export class InstanceContentionError extends EngineCallError {
 
   constructor() {
     super('contention', 'The process instance is changing too often; try again');
+  }
+}
+
+/**
+ * An event refused because the instance is suspended: a 409 to an API client, but, unlike other
+ * conflicts, not "nothing left to do" for a timer, which must fire after the instance is resumed.
+ */
+export class InstanceSuspendedError extends EngineCallError {
+  override readonly name = 'InstanceSuspendedError';
+
+  constructor() {
+    super('conflict', 'The process instance is suspended');
   }
 }
 
@@ -57,6 +71,8 @@ export function refusalError(error: EngineError): EngineCallError {
     case 'invalidVariables':
     case 'noStartEvent':
       return new EngineCallError('invalid', error.message);
+    case 'invalidModification':
+      return new EngineCallError('invalid', 'The modification does not fit the instance', error.problems);
     case 'instanceEnded':
     case 'notApplicable':
       return new EngineCallError('conflict', error.message);
@@ -70,6 +86,7 @@ export function refusalError(error: EngineError): EngineCallError {
 export function isGoneOrConflict(error: unknown, options: { contention?: boolean } = {}): boolean {
   return (
     error instanceof EngineCallError &&
+    !(error instanceof InstanceSuspendedError) &&
     error.kind !== 'invalid' &&
     (error.kind !== 'contention' || (options.contention ?? true))
   );

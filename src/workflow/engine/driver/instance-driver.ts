@@ -7,7 +7,8 @@ import type { Effect, EngineEvent, InstanceState, Variables } from '../runtime/i
 import { addInstanceCounter, lockInstanceCounters } from '../store/process-keys.js';
 import { guardedUpdateRows, newInstanceRows, writeBatch, type PlannedUpdate } from './batch-writer.js';
 import { CallActivities } from './call-activities.js';
-import { InstanceContentionError, StaleDefinitionError } from './driver-errors.js';
+import { EngineCallError, InstanceContentionError, StaleDefinitionError } from './driver-errors.js';
+import { isDefinitionSuspended } from '../store/process-definitions.js';
 import type { DrivenInstance, EventCondition, EventHooks } from './driver-types.js';
 import { addEffects, type WrittenEffects } from './effects-writer.js';
 import type { EngineMetrics } from './engine-metrics.js';
@@ -151,6 +152,8 @@ export class InstanceDriver {
         ...(input.parent === undefined ? {} : { parent: input.parent }),
       });
       if (!inserted) {
+        if (await isDefinitionSuspended(client, definition.id))
+          throw new EngineCallError('conflict', `The process definition ${definition.id} is suspended`);
         if (input.latestEnabled) throw new StaleDefinitionError(definition.id);
         throw new Error(`process key ${definition.process_key} has no counter row`);
       }
@@ -345,6 +348,7 @@ export class InstanceDriver {
       state,
       now,
       expectedRevision: planned.revision,
+      allowSuspended: planned.allowSuspended,
       condition: condition ? condition.sql((value) => statement.param(value), now) : null,
     });
     const written = addEffects(statement, planned.target, effects, guard);

@@ -14,7 +14,7 @@ import {
 } from '../runtime/index.js';
 import type { NewInstance } from '../store/process-instances.js';
 import { needsCallActivityWork } from './call-activities.js';
-import { EngineCallError, refusalError } from './driver-errors.js';
+import { EngineCallError, InstanceSuspendedError, refusalError } from './driver-errors.js';
 import type { EventCondition } from './driver-types.js';
 import type { EffectTarget } from '../store/tagged-rows.js';
 import type { ImmediateWork } from './immediate-work.js';
@@ -44,6 +44,16 @@ export interface PlannedCall {
   target: EffectTarget;
   /** A call activity starts or ends: the write needs the follow-up of CallActivities. */
   callsNeeded: boolean;
+  /** The event may change a suspended instance (an operator's cancel or variables): see the write's guard. */
+  allowSuspended: boolean;
+}
+
+/**
+ * Events an operator may apply to a suspended instance (as in Camunda 7, where a suspended instance
+ * can be deleted and its variables set); everything else waits for the resume.
+ */
+export function allowedWhileSuspended(event: EngineEvent): boolean {
+  return event.type === 'cancel' || event.type === 'setVariables';
 }
 
 /** The start of a new instance, computed, not yet written. */
@@ -83,6 +93,8 @@ export class Planner {
     if (!stored) throw new EngineCallError('notFound', 'No such process instance');
     if (isEnded(stored.record.state))
       throw new EngineCallError('conflict', `The process instance is ${stored.record.state}`);
+    const allowSuspended = allowedWhileSuspended(event);
+    if (stored.record.suspended && !allowSuspended) throw new InstanceSuspendedError();
     const ctx = this.context();
     await condition?.check(stored, ctx.now);
     const model = await this.options.models.get(stored.record.definition_id);
@@ -98,6 +110,7 @@ export class Planner {
       revision: stored.revision,
       target: { ...owner, processKey: stored.record.process_key, now: ctx.now.toISOString() },
       callsNeeded: needsCallActivityWork(state, effects, parent),
+      allowSuspended,
     };
   }
 

@@ -4,6 +4,7 @@ import { throwBpmnError } from './bpmn-errors.js';
 import { throwEscalation } from './escalations.js';
 import { propagateToCaller } from './call-errors.js';
 import { cloneJson, nonJsonPath } from './json.js';
+import { modifyInstance } from './modify.js';
 import { continueMultiInstance } from './multi-instance.js';
 import type { EngineContext, EngineError, EngineEvent, EngineResult } from './protocol.js';
 import { Run } from './run.js';
@@ -119,6 +120,13 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
     case 'setVariables':
       setLocalVariables(run, run.state.rootScopeId, variables ?? {}, null);
       return null;
+    case 'modify':
+      return modifyInstance(run, {
+        instructions: event.instructions,
+        variables,
+        skipIoMappings: event.skipIoMappings === true,
+        actor: event.actor ?? null,
+      });
     default: {
       // Events come from JSON the driver parsed: an unknown type is refused, not ignored.
       const type = (event as { type?: unknown }).type;

@@ -47,7 +47,7 @@ export function enterElement(run: Run, token: TokenState): void {
     token.id,
     token.loopCounter === null ? {} : { loopCounter: token.loopCounter },
   );
-  if (!applyInputs(run, token, element)) return;
+  if (!run.skipInputsOf.delete(token.id) && !applyInputs(run, token, element)) return;
   switch (element.type) {
     case 'startEvent':
     case 'endEvent':

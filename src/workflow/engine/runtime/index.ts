@@ -21,6 +21,7 @@ export type {
   EngineEvent,
   EngineResult,
   HistoryEntry,
+  ModificationInstruction,
 } from './protocol.js';
 export type {
   CallActivityWait,

@@ -49,7 +49,32 @@ export type EngineEvent =
   /** Withdraw everything; the instance ends as cancelled. */
   | { type: 'cancel' }
   /** Set variables on the root scope. */
-  | { type: 'setVariables'; variables: Variables };
+  | { type: 'setVariables'; variables: Variables }
+  /** An operator's modification of the instance's tokens (see `modify.ts`), applied all or nothing. */
+  | {
+      type: 'modify';
+      instructions: ModificationInstruction[];
+      /** Set on the root scope before the instructions run. */
+      variables?: Variables;
+      /** Do not apply the input mappings of the elements the instructions start. */
+      skipIoMappings?: boolean;
+      /** Who asked for it, recorded in the `modified` history entry. */
+      actor?: string;
+    };
+
+/**
+ * One instruction of a modification. `ancestorScopeId` names the scope instance (an id of
+ * `InstanceState.scopes`) a start happens in or below, when the target's sub-process runs more than once.
+ */
+export type ModificationInstruction =
+  /** A new token enters the element, as if it had arrived by a flow. */
+  | { type: 'startBeforeActivity'; activityId: string; ancestorScopeId?: string }
+  /** A new token leaves the element by its one outgoing flow. */
+  | { type: 'startAfterActivity'; activityId: string; ancestorScopeId?: string }
+  /** Every token at the element (at any depth) is terminated. */
+  | { type: 'cancelActivity'; activityId: string }
+  /** One token is terminated. */
+  | { type: 'cancelToken'; tokenId: string };
 
 /** Why a wait was closed. */
 export type WaitCloseReason = 'completed' | 'failed' | 'errorThrown' | 'interrupted' | 'cancelled';
@@ -72,6 +97,11 @@ export type HistoryKind =
   | 'incidentRaised'
   | 'incidentResolved'
   | 'instanceEnded'
+  /** An operator's modification: the instructions and the actor. */
+  | 'modified'
+  /** Written by the instance service: the instance was suspended or resumed (data: actor). */
+  | 'instanceSuspended'
+  | 'instanceResumed'
   /** Written by the driver: one step of a script pipeline (name, index, type, duration, status). */
   | 'scriptStep'
   /** The instance moved to another version of its process (source and target definition ids). */
@@ -127,12 +157,16 @@ export type EngineErrorCode =
   | 'instanceEnded'
   | 'notApplicable'
   | 'invalidVariables'
-  | 'noStartEvent';
+  | 'noStartEvent'
+  /** A modification that does not fit the model or the state; `problems` lists every reason. */
+  | 'invalidModification';
 
 /** A refused call: the state is unchanged and there are no effects. */
 export interface EngineError {
   code: EngineErrorCode;
   message: string;
+  /** Every problem found, when there can be several (a modification). */
+  problems?: string[];
 }
 
 /** The outcome of a call: the new state and its effects, or a refusal. */

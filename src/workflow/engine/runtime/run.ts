@@ -39,6 +39,8 @@ export class Run {
   /** Elements entered in this call by each token's lineage (a token split off inherits the count). */
   readonly steps = new Map<string, number>();
   totalSteps = 0;
+  /** Tokens whose next entry skips the element's input mappings (a modification's `skipIoMappings`). */
+  readonly skipInputsOf = new Set<string>();
   /** Steps the call may take beyond its total bound: the instances parallel bodies started in it. */
   multiInstanceSteps = 0;
   // Indexes of tokens by scope and waits by token, so a multi-instance body with thousands of

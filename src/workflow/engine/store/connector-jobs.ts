@@ -1,3 +1,4 @@
+import { notSuspended } from './not-suspended.js';
 import type { Queryable } from '../../../platform/database/queryable.js';
 import { claimDueSql } from '../../../platform/jobs/claim-due-sql.js';
 import { failedAttemptSql } from '../../../platform/jobs/failed-attempt-sql.js';
@@ -103,6 +104,8 @@ export async function claimDueConnectorJobs(
     text: claimDueSql(
       'connector_jobs',
       'id, org_id, process_instance_id, wait_id, element_id, connector, due_at, retries, attempts',
+      'due_at',
+      notSuspended('connector_jobs.process_instance_id'),
     ),
     values: [now, limit],
   });

@@ -1,3 +1,4 @@
+import { notSuspended } from './not-suspended.js';
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { Wait } from '../runtime/index.js';
 import {
@@ -98,6 +99,7 @@ export async function findMessageSubscriptions(
            WHERE org_id = $1 AND kind = 'message' AND name = $2
              AND ${keyed ? '(correlation_key = $6 OR correlation_key IS NULL)' : 'correlation_key IS NULL'}
              AND process_key <> ALL($3::text[]) AND wait_id <> ALL($4::uuid[])
+             AND ${notSuspended('process_instance_id')}
            ORDER BY created_at, wait_id
            LIMIT $5`,
     values: [
@@ -122,6 +124,7 @@ export async function findSignalSubscriptions(
     name: 'workflow.events.match_signal',
     text: `SELECT wait_id, process_instance_id, process_key FROM event_subscriptions
            WHERE org_id = $1 AND kind = 'signal' AND name = $2
+             AND ${notSuspended('process_instance_id')}
            ORDER BY created_at, wait_id`,
     values: [orgId, signalName],
   });

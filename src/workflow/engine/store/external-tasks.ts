@@ -1,3 +1,4 @@
+import { notSuspended } from './not-suspended.js';
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { Variables, Wait } from '../runtime/index.js';
 import {
@@ -109,6 +110,7 @@ export async function lockTasks(
              WHERE t.topic IN (SELECT topic FROM wanted)
                AND t.retries > 0 AND t.due_at <= $4
                AND (t.lock_expires_at IS NULL OR t.lock_expires_at <= $4)
+               AND ${notSuspended('t.process_instance_id')}
                ${scoped ? 'AND t.org_id = ANY($6::uuid[])' : ''}
              ORDER BY t.created_at, t.id
              LIMIT $5
@@ -165,18 +167,22 @@ export async function lockTaskRow(client: PoolClient, taskId: string): Promise<T
   return rows[0] ?? null;
 }
 
-/** Records a failed attempt with retries left: unlocked, fetchable again after the retry timeout. */
+/**
+ * Records a failed attempt with retries left: unlocked, fetchable again after the retry timeout.
+ * False (nothing written) when the task's instance is suspended.
+ */
 export async function scheduleRetry(
   client: PoolClient,
   input: { taskId: string; retries: number; retryTimeoutMs: number; errorMessage: string; now: Date },
-): Promise<void> {
-  await client.query(
+): Promise<boolean> {
+  const outcome = await client.query(
     `UPDATE external_tasks
      SET retries = $2, due_at = $5::timestamptz + make_interval(secs => $3::float8 / 1000), error_message = $4,
          worker_id = NULL, lock_expires_at = NULL
-     WHERE id = $1`,
+     WHERE id = $1 AND ${notSuspended('external_tasks.process_instance_id')}`,
     [input.taskId, input.retries, input.retryTimeoutMs, input.errorMessage, input.now],
   );
+  return (outcome.rowCount ?? 0) > 0;
 }
 
 /** Extends the lock of a task held by `workerId`; false when the worker does not hold a live lock. */

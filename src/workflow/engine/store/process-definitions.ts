@@ -16,6 +16,8 @@ export interface DefinitionRecord {
   name: string;
   disabled: boolean;
   draft: boolean;
+  /** Suspended by an operator: starts no instance (migration 0019). */
+  suspended: boolean;
   deployed_at: string;
 }
 
@@ -23,7 +25,8 @@ interface DefinitionRow extends Omit<DefinitionRecord, 'deployed_at'> {
   deployed_at: Date;
 }
 
-const columns = 'id, org_id, process_group_id, process_key, version, name, disabled, draft, deployed_at';
+const columns =
+  'id, org_id, process_group_id, process_key, version, name, disabled, draft, suspended, deployed_at';
 
 function toRecord(row: DefinitionRow): DefinitionRecord {
   return { ...row, deployed_at: row.deployed_at.toISOString() };
@@ -181,12 +184,12 @@ function firstRow<T>(rows: T[]): T {
 
 /**
  * SQL that holds when the definition `definitionSql` is still the latest enabled version of the key
- * (`orgSql`, `keySql`): the check a start by key made on a cached definition, redone atomically.
+ * (`orgSql`, `keySql`) and not suspended: the check a start by key made on a cached definition, redone atomically.
  */
 export function stillLatestEnabled(definitionSql: string, orgSql: string, keySql: string): string {
   return `EXISTS (SELECT 1 FROM process_definitions d
                   WHERE d.id = ${definitionSql} AND d.org_id = ${orgSql}
-                    AND d.process_key = ${keySql} AND NOT d.draft AND NOT d.disabled
+                    AND d.process_key = ${keySql} AND NOT d.draft AND NOT d.disabled AND NOT d.suspended
                     AND NOT EXISTS (SELECT 1 FROM process_definitions n
                                     WHERE n.org_id = ${orgSql} AND n.process_key = ${keySql}
                                       AND NOT n.draft AND NOT n.disabled AND n.version > d.version))`;
@@ -275,10 +278,10 @@ export async function findStartableVersions(
   kind: 'message' | 'signal',
   name: string,
 ): Promise<StartableVersion[]> {
-  const { rows } = await db.query<StartableVersion & { starts: boolean }>({
+  const { rows } = await db.query<StartableVersion & { starts: boolean; suspended: boolean }>({
     name: `workflow.events.startable_${kind}`,
     text: `SELECT * FROM (
-             SELECT DISTINCT ON (process_key) id, org_id, process_key, version,
+             SELECT DISTINCT ON (process_key) id, org_id, process_key, version, suspended,
                     weft_start_event_names(model, '${kind}') @> ARRAY[$2::text] AS starts
              FROM process_definitions
              WHERE org_id = $1 AND NOT draft AND NOT disabled
@@ -286,9 +289,49 @@ export async function findStartableVersions(
                                    WHERE weft_start_event_names(model, '${kind}') @> ARRAY[$2::text] AND org_id = $1)
              ORDER BY process_key, version DESC
            ) AS latest
-           WHERE starts
+           WHERE starts AND NOT suspended
            ORDER BY process_key`,
     values: [orgId, name],
   });
-  return rows.map(({ starts: _starts, ...version }) => version);
+  return rows.map(({ starts: _starts, suspended: _suspended, ...version }) => version);
+}
+
+/**
+ * Sets the flag of a deployed version and of all its running instances, recording each instance's
+ * change; null when the version is absent or a draft. Returns how many instances changed.
+ */
+export async function setDefinitionSuspended(
+  db: Db,
+  input: { definitionId: string; suspended: boolean; actor: string; now: Date },
+): Promise<{ instances: number } | null> {
+  const { rows } = await db.query<{ definitions: string; instances: string }>({
+    name: 'workflow.definitions.set-suspended',
+    text: `WITH definition AS (
+             UPDATE process_definitions SET suspended = $2 WHERE id = $1 AND NOT draft RETURNING id
+           ), changed AS (
+             UPDATE process_instances SET suspended = $2
+             WHERE definition_id IN (SELECT id FROM definition) AND ended_at IS NULL AND suspended <> $2
+             RETURNING id, process_key
+           ), entry AS (
+             INSERT INTO process_history (process_instance_id, kind, element_id, element_type, token_id, at, data)
+             SELECT id, CASE WHEN $2 THEN 'instanceSuspended' ELSE 'instanceResumed' END, process_key, 'process',
+                    NULL, $3, jsonb_build_object('actor', $4::text, 'definitionId', $1::text)
+             FROM changed
+           )
+           SELECT (SELECT count(*) FROM definition) AS definitions, (SELECT count(*) FROM changed) AS instances`,
+    values: [input.definitionId, input.suspended, input.now, input.actor],
+  });
+  const row = rows[0];
+  if (!row || Number(row.definitions) === 0) return null;
+  return { instances: Number(row.instances) };
+}
+
+/** True when the version exists and is suspended. */
+export async function isDefinitionSuspended(db: Db, definitionId: string): Promise<boolean> {
+  const { rows } = await db.query<{ suspended: boolean }>({
+    name: 'workflow.definitions.is-suspended',
+    text: 'SELECT suspended FROM process_definitions WHERE id = $1',
+    values: [definitionId],
+  });
+  return rows[0]?.suspended === true;
 }

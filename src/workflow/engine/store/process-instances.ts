@@ -25,6 +25,8 @@ export interface InstanceRecord {
   ended_at: string | null;
   /** The instance whose call activity started this one; null for a top-level instance. */
   parent_instance_id: string | null;
+  /** Suspended by an operator: its work waits until it is resumed (migration 0019). */
+  suspended: boolean;
 }
 
 /** A row of {@link instanceColumns}. */
@@ -36,7 +38,7 @@ export interface InstanceRow extends Omit<InstanceRecord, 'counter' | 'started_a
 
 /** The columns of an {@link InstanceRecord}. */
 export const instanceColumns =
-  'id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at, parent_instance_id';
+  'id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at, parent_instance_id, suspended';
 
 /** Converts a row (bigint counter as text, dates) to the API shape. */
 export function toInstanceRecord(row: InstanceRow): InstanceRecord {
@@ -145,7 +147,15 @@ export async function readInstances(
  */
 export function addGuardedUpdate(
   statement: StatementBuilder,
-  input: { id: string; state: InstanceState; now: Date; expectedRevision: number; condition: string | null },
+  input: {
+    id: string;
+    state: InstanceState;
+    now: Date;
+    expectedRevision: number;
+    condition: string | null;
+    /** The event may change a suspended instance; otherwise the update refuses one. */
+    allowSuspended?: boolean;
+  },
 ): string {
   const status = statement.param(input.state.status);
   statement.with(
@@ -155,6 +165,7 @@ export function addGuardedUpdate(
          engine_state = ${statement.param(JSON.stringify(input.state))}, revision = revision + 1,
          ended_at = CASE WHEN ${status} IN ('completed', 'cancelled', 'terminated') THEN COALESCE(ended_at, ${statement.param(input.now)}) END
      WHERE id = ${statement.param(input.id)} AND revision = ${statement.param(input.expectedRevision)}
+       ${input.allowSuspended === true ? '' : 'AND NOT suspended'}
        ${input.condition ? `AND ${input.condition}` : ''}
      RETURNING ${instanceColumns}`,
   );
@@ -291,7 +302,7 @@ export function addGuardedUpdates(
      SET state = u.state, variables = u.variables, engine_state = u.engine_state, revision = i.revision + 1,
          ended_at = CASE WHEN u.state IN ('completed', 'cancelled', 'terminated') THEN COALESCE(i.ended_at, u.now) END
      FROM ${rows} AS u(id, revision, state, variables, engine_state, now, task_id, worker_id)
-     WHERE i.id = u.id AND i.revision = u.revision
+     WHERE i.id = u.id AND i.revision = u.revision AND NOT i.suspended
        AND (u.task_id IS NULL OR ${taskHeld('u.task_id', 'u.worker_id', 'u.now')})
      RETURNING ${returned}`,
   );
@@ -353,6 +364,8 @@ export interface InstanceFilter {
   processKey?: string | undefined;
   state?: string | undefined;
   businessKey?: string | undefined;
+  /** Only suspended (true) or only not suspended (false) instances. */
+  suspended?: boolean | undefined;
   limit: number;
   offset: number;
 }
@@ -365,13 +378,14 @@ export async function listInstances(
   const { rows } = await pool.query<InstanceRow & { total: string }>({
     name: 'workflow.instances.list',
     text: `SELECT id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at,
-                  parent_instance_id, count(*) OVER () AS total
+                  parent_instance_id, suspended, count(*) OVER () AS total
            FROM process_instances
            WHERE org_id = $1
              AND ($2::uuid IS NULL OR definition_id = $2)
              AND ($3::text IS NULL OR process_key = $3)
              AND ($4::text IS NULL OR state = $4)
              AND ($5::text IS NULL OR business_key = $5)
+             AND ($8::boolean IS NULL OR suspended = $8)
            ORDER BY started_at DESC, id DESC
            LIMIT $6 OFFSET $7`,
     values: [
@@ -382,6 +396,7 @@ export async function listInstances(
       filter.businessKey ?? null,
       filter.limit,
       filter.offset,
+      filter.suspended ?? null,
     ],
   });
   if (rows.length === 0 && filter.offset > 0) {
@@ -389,13 +404,15 @@ export async function listInstances(
     const { rows: counted } = await pool.query<{ total: string }>(
       `SELECT count(*) AS total FROM process_instances
        WHERE org_id = $1 AND ($2::uuid IS NULL OR definition_id = $2) AND ($3::text IS NULL OR process_key = $3)
-         AND ($4::text IS NULL OR state = $4) AND ($5::text IS NULL OR business_key = $5)`,
+         AND ($4::text IS NULL OR state = $4) AND ($5::text IS NULL OR business_key = $5)
+         AND ($6::boolean IS NULL OR suspended = $6)`,
       [
         filter.orgId,
         filter.definitionId ?? null,
         filter.processKey ?? null,
         filter.state ?? null,
         filter.businessKey ?? null,
+        filter.suspended ?? null,
       ],
     );
     return { items: [], total: Number(counted[0]?.total ?? 0) };
@@ -541,4 +558,30 @@ export function addMigratedUpdates(
      RETURNING ${returned}`,
   );
   return (instanceIdSql) => `${instanceIdSql} IN (SELECT id FROM instance_update)`;
+}
+
+/**
+ * Sets the flag of a running instance and records the change; null when the instance is absent,
+ * ended, or already in that state (nothing written then).
+ */
+export async function setInstanceSuspended(
+  db: Pool | PoolClient,
+  input: { id: string; suspended: boolean; actor: string; now: Date },
+): Promise<InstanceRecord | null> {
+  const { rows } = await db.query<InstanceRow>({
+    name: 'workflow.instances.set-suspended',
+    text: `WITH changed AS (
+             UPDATE process_instances SET suspended = $2
+             WHERE id = $1 AND ended_at IS NULL AND suspended <> $2
+             RETURNING ${instanceColumns}
+           ), entry AS (
+             INSERT INTO process_history (process_instance_id, kind, element_id, element_type, token_id, at, data)
+             SELECT id, CASE WHEN $2 THEN 'instanceSuspended' ELSE 'instanceResumed' END, process_key, 'process',
+                    NULL, $3, jsonb_build_object('actor', $4::text)
+             FROM changed
+           )
+           SELECT * FROM changed`,
+    values: [input.id, input.suspended, input.now, input.actor],
+  });
+  return rows[0] ? toInstanceRecord(rows[0]) : null;
 }

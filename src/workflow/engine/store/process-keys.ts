@@ -55,13 +55,14 @@ export function addInstanceCounter(
 ): string {
   const org = statement.param(input.orgId);
   const key = statement.param(input.processKey);
-  const stillLatest = input.latestEnabled
-    ? `AND ${stillLatestEnabled(statement.param(input.definitionId), org, key)}`
-    : '';
+  const definition = statement.param(input.definitionId);
+  const stillLatest = input.latestEnabled ? `AND ${stillLatestEnabled(definition, org, key)}` : '';
+  // A suspended version starts nothing (migration 0019); checked here so no counter is used up.
+  const notSuspended = `AND NOT EXISTS (SELECT 1 FROM process_definitions sd WHERE sd.id = ${definition} AND sd.suspended)`;
   statement.with(
     'counter',
     `UPDATE process_keys SET last_counter = last_counter + 1
-     WHERE org_id = ${org} AND process_key = ${key} ${stillLatest}
+     WHERE org_id = ${org} AND process_key = ${key} ${stillLatest} ${notSuspended}
      RETURNING last_counter`,
   );
   return 'EXISTS (SELECT 1 FROM counter)';

@@ -1,3 +1,4 @@
+import { notSuspended } from './not-suspended.js';
 import { parseTimerSchedule, type TimerSpec } from '../schedule/schedule.js';
 import { claimDueSql } from '../../../platform/jobs/claim-due-sql.js';
 import { failedAttemptSql } from '../../../platform/jobs/failed-attempt-sql.js';
@@ -167,7 +168,15 @@ export async function insertTimerJob(db: Queryable, job: NewTimerJob, now: Date)
 export async function claimDueTimerJobs(db: Queryable, now: Date, limit: number): Promise<TimerJob[]> {
   const { rows } = await db.query<TimerJobRow>({
     name: 'workflow.timers.claim',
-    text: claimDueSql('timer_jobs', columns),
+    // A suspended instance's timers, and a suspended version's timer starts, stay due until resumed.
+    text: claimDueSql(
+      'timer_jobs',
+      columns,
+      'due_at',
+      `${notSuspended('timer_jobs.process_instance_id')}
+       AND NOT EXISTS (SELECT 1 FROM process_definitions sd
+                       WHERE timer_jobs.process_instance_id IS NULL AND sd.id = timer_jobs.definition_id AND sd.suspended)`,
+    ),
     values: [now, limit],
   });
   return rows.map(toJob);

@@ -3,16 +3,27 @@ import type { MigrationPlan } from '../engine/driver/instance-migration.js';
 import type { BatchItem as EngineBatchItem } from '../engine/driver/instance-driver.js';
 import type { EngineEvent } from '../engine/runtime/index.js';
 import { openIncidentIds, openIncidentIdsOf } from '../engine/store/incidents.js';
-import { readInstances } from '../engine/store/process-instances.js';
+import {
+  findInstance,
+  isEnded,
+  readInstances,
+  setInstanceSuspended,
+} from '../engine/store/process-instances.js';
 import type { PoolClient } from '../../platform/database/pool.js';
 import type { MigrationService, PlanBody } from '../instance-migration/migration-service.js';
 import { WorkflowErrors } from '../errors.js';
-import { BatchOperations } from './batch-operations.js';
+import type { ModificationRequest } from '../instances/instance-operations.js';
+import { toModification } from '../instances/modification-request.js';
+import type { ModificationBody } from '../instances/schemas.js';
+import type { Static } from 'typebox';
+import { BatchOperations, type ItemContext } from './batch-operations.js';
 
 /**
  * The registry with the batch types weft has: `retryIncidents` (each open incident of the instance
- * resumed, as `POST …/{id}/retry`), `cancel` (as `POST …/{id}/cancel`) and `migrate` (the plan of
- * `POST /api/v1/migrations/execute`). Each item runs in the executor's transaction.
+ * resumed, as `POST …/{id}/retry`), `cancel` (as `POST …/{id}/cancel`), `suspend` and `resume` (as
+ * `POST …/{id}/suspend` / `resume`), `modify` (the body of `POST …/{id}/modification`, given as
+ * `modification`) and `migrate` (the plan of `POST /api/v1/migrations/execute`). Each item runs in
+ * the executor's transaction; the batch's creator is the actor its history entries name.
  */
 export function builtInOperations(driver: InstanceDriver, migrations: MigrationService): BatchOperations {
   return new BatchOperations()
@@ -52,6 +63,32 @@ export function builtInOperations(driver: InstanceDriver, migrations: MigrationS
           instanceIds.map((id) => ({ id, event: { type: 'cancel' as const } })),
           true,
         ),
+    })
+    .register<{ actor: string }>('suspend', {
+      parse: (_params, { identity }) => Promise.resolve({ actor: identity.userId }),
+      run: (context, instanceId, { actor }) => setSuspended(context, instanceId, true, actor),
+    })
+    .register<{ actor: string }>('resume', {
+      parse: (_params, { identity }) => Promise.resolve({ actor: identity.userId }),
+      run: (context, instanceId, { actor }) => setSuspended(context, instanceId, false, actor),
+    })
+    .register<{ actor: string; modification: ModificationRequest }>('modify', {
+      parse: (params, { identity }) => {
+        const body = params.modification as Static<typeof ModificationBody> | undefined;
+        if (body === undefined) throw WorkflowErrors.validation('A modify batch needs a modification');
+        return Promise.resolve({ actor: identity.userId, modification: toModification(body) });
+      },
+      run: async ({ client }, instanceId, { actor, modification }) => {
+        const { instructions, variables, skipIoMappings } = modification;
+        const event: EngineEvent = {
+          type: 'modify',
+          instructions,
+          actor,
+          ...(variables === undefined ? {} : { variables }),
+          ...(skipIoMappings === undefined ? {} : { skipIoMappings }),
+        };
+        await driver.apply(instanceId, event, undefined, client);
+      },
     })
     .register<MigrationPlan>('migrate', {
       parse: async (params, { orgId, identity }) => {
@@ -96,4 +133,18 @@ async function applyAllOrThrow(
     ...(stored === null ? {} : { stored: stored.get(id) ?? null }),
   }));
   for (const outcome of await driver.applyAll(items, client)) if (!outcome.ok) throw outcome.error;
+}
+
+// Suspends or resumes one item; already in that state is done (as the single-instance route), an
+// ended or vanished instance fails the item.
+async function setSuspended(
+  { client, now }: ItemContext,
+  instanceId: string,
+  suspended: boolean,
+  actor: string,
+): Promise<void> {
+  if (await setInstanceSuspended(client, { id: instanceId, suspended, actor, now })) return;
+  const current = await findInstance(client, instanceId);
+  if (!current) throw new Error('No such process instance');
+  if (isEnded(current.state)) throw new Error(`The process instance is ${current.state}`);
 }

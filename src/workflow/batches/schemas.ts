@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { Uuid } from '../common-schemas.js';
 import { PlanBody } from '../instance-migration/schemas.js';
+import { ModificationBody } from '../instances/schemas.js';
 import { MAX_BATCH_INSTANCE_IDS } from './batch-service.js';
 
 const InstanceState = Type.Enum(['running', 'completed', 'cancelled', 'incident', 'terminated']);
@@ -20,11 +21,17 @@ export const InstanceFilterBody = Type.Object(
 export const CreateBatchBody = Type.Object(
   {
     org_id: Uuid,
-    type: Type.String({ minLength: 1, maxLength: 64, examples: ['retryIncidents', 'cancel', 'migrate'] }),
+    type: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      examples: ['retryIncidents', 'cancel', 'suspend', 'resume', 'modify', 'migrate'],
+    }),
     instance_ids: Type.Optional(Type.Array(Uuid, { minItems: 1, maxItems: MAX_BATCH_INSTANCE_IDS })),
     filter: Type.Optional(InstanceFilterBody),
     /** The plan of a `migrate` batch. */
     plan: Type.Optional(PlanBody),
+    /** The modification of a `modify` batch, as POST /api/v1/process-instances/{id}/modification takes it. */
+    modification: Type.Optional(ModificationBody),
   },
   { additionalProperties: false },
 );

@@ -99,6 +99,62 @@ describe('batches (POST/GET /api/v1/batches)', () => {
     for (const id of ids) assert.equal((await f.instance(id)).state, 'cancelled');
   });
 
+  test('suspend and resume batches flip each running instance and fail an ended one', async () => {
+    const running = [(await f.start('shipping')).id, (await f.start('shipping')).id];
+    const ended = (await f.start('shipping')).id;
+    await f.workflow.request({
+      method: 'POST',
+      url: `/api/v1/process-instances/${ended}/cancel`,
+      token: f.tokens.operator,
+    });
+    const suspend = await create({ type: 'suspend', instance_ids: [...running, ended] });
+    assert.equal(suspend.statusCode, 201, suspend.body);
+    const suspended = await finished((suspend.json() as Batch).id);
+    assert.deepEqual([suspended.done, suspended.failed], [2, 1]);
+    assert.match(suspended.failures[0]?.reason ?? '', /cancelled/);
+    for (const id of running) {
+      assert.equal((await f.instance(id)).suspended, true);
+      const { rows } = await f.workflow.database.pool.query<{ actor: string }>(
+        `SELECT data->>'actor' AS actor FROM process_history WHERE process_instance_id = $1 AND kind = 'instanceSuspended'`,
+        [id],
+      );
+      assert.equal(rows.length, 1);
+      assert.ok(rows[0]?.actor);
+    }
+    const resume = await create({ type: 'resume', instance_ids: running });
+    const resumed = await finished((resume.json() as Batch).id);
+    assert.deepEqual([resumed.done, resumed.failed], [2, 0]);
+    for (const id of running) assert.equal((await f.instance(id)).suspended, false);
+  });
+
+  test("a modify batch moves each instance's token and needs a modification", async () => {
+    const ids = [(await f.start('shipping')).id, (await f.start('shipping')).id];
+    const missing = await create({ type: 'modify', instance_ids: ids });
+    assert.equal(missing.statusCode, 400, missing.body);
+    const response = await create({
+      type: 'modify',
+      instance_ids: ids,
+      modification: {
+        instructions: [
+          { type: 'cancelActivity', activity_id: 'charge' },
+          { type: 'startBeforeActivity', activity_id: 'approve' },
+        ],
+      },
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    const batch = await finished((response.json() as Batch).id);
+    assert.deepEqual([batch.done, batch.failed], [2, 0]);
+    for (const id of ids) {
+      const instance = await f.instance(id);
+      assert.deepEqual(instance.active_element_ids, ['approve']);
+      const { rows } = await f.workflow.database.pool.query(
+        `SELECT 1 FROM process_history WHERE process_instance_id = $1 AND kind = 'modified'`,
+        [id],
+      );
+      assert.equal(rows.length, 1);
+    }
+  });
+
   test('a failed item records its reason and the batch goes on', async () => {
     const [withIncident] = await withIncidents(1, 'mixed');
     const healthy = (await f.start('shipping')).id;

@@ -213,17 +213,8 @@ function checkGateway(element: ElementModel, model: ProcessModel, problems: Prob
     if (fallback !== undefined && fallback.condition !== null) {
       problems.add(fallback.id, `default flow '${fallback.id}' of '${element.id}' must not have a condition`);
     }
-    if (element.outgoing.length > 1) {
-      for (const flowId of element.outgoing) {
-        const flow = model.flows[flowId];
-        if (flow !== undefined && flow.condition === null && !flow.isDefault) {
-          problems.add(
-            flowId,
-            `flow '${flowId}' out of ${element.type} '${element.id}' has no condition and is not the default`,
-          );
-        }
-      }
-    }
+    // A flow without a condition that is not the default is allowed: Camunda 7 counts it as a
+    // true one (the runtime's flow choice does the same).
   }
   if (element.type === 'eventBasedGateway') {
     if (element.outgoing.length < 2) {

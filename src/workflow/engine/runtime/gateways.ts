@@ -40,7 +40,7 @@ export function enterGateway(run: Run, token: TokenState, element: Gateway): voi
 
 /**
  * Chooses and takes a gateway's outgoing flows. Parallel: all. Exclusive: the first whose condition
- * is true, in document order. Inclusive and complex: every one whose condition is true (a complex
+ * is true, in document order (a flow without a condition counts as true, as in Camunda 7). Inclusive and complex: every one whose condition is true (a complex
  * gateway's conditions see `waitingForStart` = true, BPMN 13.3.5). With none true the
  * default flow is taken, and without one the token stops with an incident. A condition is true only
  * when it evaluates to `true`; null is false, any other value is an incident.
@@ -53,10 +53,7 @@ export function splitGateway(run: Run, token: TokenState): void {
   const element = run.element(token.elementId);
   const flows = flowsOf(run, element.outgoing);
   let taken: FlowModel[];
-  if (
-    element.type === 'parallelGateway' ||
-    flows.every((flow) => flow.condition === null && !flow.isDefault)
-  ) {
+  if (element.type === 'parallelGateway') {
     taken = flows;
   } else {
     const extra: Variables = element.type === 'complexGateway' ? { waitingForStart: true } : {};

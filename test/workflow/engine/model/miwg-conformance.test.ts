@@ -7,7 +7,7 @@ import { compileBpmn } from '../../../../src/workflow/engine/model/index.js';
 import { conformanceSuite } from '../../../helpers/conformance.js';
 
 /** Models of the MIWG reference suite that compile today; this only goes up. */
-const MIWG_COMPILED_FLOOR = 6;
+const MIWG_COMPILED_FLOOR = 7;
 
 const { directory: MIWG_DIR, skip } = conformanceSuite('bpmn-miwg');
 

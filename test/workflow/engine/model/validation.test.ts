@@ -32,22 +32,6 @@ const cases: [string, string, string, string | null, RegExp][] = [
     /task 'orphan' has no incoming sequence flow/,
   ],
   [
-    'exclusive gateway flow without condition that is not the default',
-    `<bpmn:startEvent id="s"/><bpmn:exclusiveGateway id="g"/><bpmn:endEvent id="a"/><bpmn:endEvent id="b"/>
-     ${flow('f0', 's', 'g')}${flow('fa', 'g', 'a', 'x &gt; 1')}${flow('fb', 'g', 'b')}`,
-    '',
-    'fb',
-    /flow 'fb' out of exclusiveGateway 'g' has no condition and is not the default/,
-  ],
-  [
-    'inclusive gateway flow without condition that is not the default',
-    `<bpmn:startEvent id="s"/><bpmn:inclusiveGateway id="g"/><bpmn:endEvent id="a"/><bpmn:endEvent id="b"/>
-     ${flow('f0', 's', 'g')}${flow('fa', 'g', 'a')}${flow('fb', 'g', 'b', 'y')}`,
-    '',
-    'fa',
-    /flow 'fa' out of inclusiveGateway 'g' has no condition/,
-  ],
-  [
     'default flow with a condition',
     `<bpmn:startEvent id="s"/><bpmn:exclusiveGateway id="g" default="fb"/><bpmn:endEvent id="a"/><bpmn:endEvent id="b"/>
      ${flow('f0', 's', 'g')}${flow('fa', 'g', 'a', 'x')}${flow('fb', 'g', 'b', 'y')}`,

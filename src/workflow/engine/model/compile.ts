@@ -80,7 +80,7 @@ async function parse(xml: string, problems: Problems): Promise<ModdleNode | null
         const eventId = isNode(parent) ? str(parent, 'id') : null;
         problems.add(
           eventId,
-          `compensation event '${eventId ?? '?'}' names activity '${String(warning.value ?? '')}', which does not exist`,
+          `compensation event '${eventId ?? '?'}' names activity '${typeof warning.value === 'string' ? warning.value : ''}', which does not exist`,
         );
       }
       // Left out, a missing event definition would quietly turn the event into a none event.

@@ -1,0 +1,88 @@
+/**
+ * Deploy-time behaviours checked against an external BPMN execution suite (betsy's conformance
+ * models): what weft compiles must run as BPMN says, and what it cannot run must be refused.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { assertProblem, compileOne, compileProblems, definitions, element } from './helpers.js';
+
+const chain = (taskAttributes: string) =>
+  definitions(`<bpmn:startEvent id="s"/><bpmn:scriptTask id="work" scriptFormat="feel" ${taskAttributes}><bpmn:script>1</bpmn:script></bpmn:scriptTask>
+    <bpmn:endEvent id="e"/>
+    <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="work"/><bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="e"/>`);
+
+void describe('token quantities of activities', () => {
+  void test('given a task with startQuantity 2, the deploy is refused naming the task (it would run on one token)', async () => {
+    const problems = await compileProblems(chain('startQuantity="2"'));
+    assertProblem(problems, 'work', /startQuantity 2 on 'work' is not supported/);
+  });
+
+  void test('given a task with completionQuantity 0 or 2, the deploy is refused naming the task', async () => {
+    assertProblem(
+      await compileProblems(chain('completionQuantity="0"')),
+      'work',
+      /completionQuantity 0 on 'work' is not supported/,
+    );
+    assertProblem(
+      await compileProblems(chain('completionQuantity="2"')),
+      'work',
+      /completionQuantity 2 on 'work' is not supported/,
+    );
+  });
+
+  void test('given explicit quantities of 1 (the default), the task deploys', async () => {
+    const model = await compileOne(chain('startQuantity="1" completionQuantity="1"'));
+    element(model, 'work', 'scriptTask');
+  });
+});
+
+void describe('event definitions referenced with eventDefinitionRef', () => {
+  const head = `<bpmn:error id="err" errorCode="E1"/><bpmn:errorEventDefinition id="failDef" errorRef="err"/>
+    <bpmn:signal id="sig" name="stop"/><bpmn:signalEventDefinition id="stopDef" signalRef="sig"/>
+    <bpmn:timerEventDefinition id="waitDef"><bpmn:timeDuration>PT1M</bpmn:timeDuration></bpmn:timerEventDefinition>`;
+
+  void test('given an error end event that references its definition, it is an error end event, not a none end event', async () => {
+    const model = await compileOne(
+      definitions(
+        `<bpmn:startEvent id="s"/><bpmn:endEvent id="fail"><bpmn:eventDefinitionRef>failDef</bpmn:eventDefinitionRef></bpmn:endEvent>
+         <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="fail"/>`,
+        head,
+      ),
+    );
+    assert.deepEqual(element(model, 'fail', 'endEvent').eventDefinition, {
+      kind: 'error',
+      errorCode: 'E1',
+      errorName: null,
+    });
+  });
+
+  void test('given a boundary and a catch event that reference signal and timer definitions, they wait for them', async () => {
+    const model = await compileOne(
+      definitions(
+        `<bpmn:startEvent id="s"/><bpmn:userTask id="work"/>
+         <bpmn:boundaryEvent id="stop" attachedToRef="work"><bpmn:eventDefinitionRef>stopDef</bpmn:eventDefinitionRef></bpmn:boundaryEvent>
+         <bpmn:intermediateCatchEvent id="pause"><bpmn:eventDefinitionRef>waitDef</bpmn:eventDefinitionRef></bpmn:intermediateCatchEvent>
+         <bpmn:endEvent id="e"/><bpmn:endEvent id="stopped"/>
+         <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="work"/><bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="pause"/>
+         <bpmn:sequenceFlow id="f3" sourceRef="pause" targetRef="e"/><bpmn:sequenceFlow id="f4" sourceRef="stop" targetRef="stopped"/>`,
+        head,
+      ),
+    );
+    assert.deepEqual(element(model, 'stop', 'boundaryEvent').eventDefinition, {
+      kind: 'signal',
+      signalName: 'stop',
+    });
+    assert.equal(element(model, 'pause', 'intermediateCatchEvent').eventDefinition.kind, 'timer');
+  });
+
+  void test('given an event with a contained and a referenced definition, the deploy is refused as a multiple event', async () => {
+    const problems = await compileProblems(
+      definitions(
+        `<bpmn:startEvent id="s"/><bpmn:endEvent id="fail"><bpmn:errorEventDefinition errorRef="err"/><bpmn:eventDefinitionRef>stopDef</bpmn:eventDefinitionRef></bpmn:endEvent>
+         <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="fail"/>`,
+        head,
+      ),
+    );
+    assertProblem(problems, 'fail', /several event definitions/);
+  });
+});

@@ -75,6 +75,6 @@ void describe('events whose definition is referenced with eventDefinitionRef (ev
     const run = new Scenario(model).start();
     assert.deepEqual(run.openWaits(), ['paused', 'work']);
     run.complete('paused');
-    assert.deepEqual(run.openWaits(), ['pauseNote', 'work']);
+    assert.deepEqual(run.openWaits(), ['pauseNote', 'paused', 'work']);
   });
 });

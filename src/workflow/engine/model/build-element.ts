@@ -7,7 +7,7 @@ import { readMultiInstance } from './multi-instance.js';
 import type { Problems } from './problems.js';
 import { weftExtensions } from './raw-extensions.js';
 import { readCalledElement, readDecision, readScript, readUserTask } from './task-details.js';
-import { checkTokenQuantities } from './token-quantities.js';
+import { checkActivityAttributes } from './activity-attributes.js';
 import type {
   ActivityBase,
   ElementBase,
@@ -142,7 +142,7 @@ function buildActivity(
     multiInstance: readMultiInstance(node, id, problems),
   };
   const implementedBy = implementingExtension(activity, type, ctx.extensions);
-  checkTokenQuantities(node, id, problems);
+  checkActivityAttributes(node, id, problems);
   const missingImplementation = (what: string) => {
     const java = javaImplementation(node);
     problems.add(

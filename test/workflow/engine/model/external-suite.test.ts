@@ -86,3 +86,43 @@ void describe('event definitions referenced with eventDefinitionRef', () => {
     assertProblem(problems, 'fail', /several event definitions/);
   });
 });
+
+void describe('multi-instance behaviors that throw events', () => {
+  const head = `<bpmn:signal id="sig" name="done"/>`;
+  const loop = (attributes: string, body = '') =>
+    definitions(
+      `<bpmn:startEvent id="s"/><bpmn:userTask id="work"><bpmn:multiInstanceLoopCharacteristics ${attributes}>
+         <bpmn:loopCardinality>= 3</bpmn:loopCardinality>${body}</bpmn:multiInstanceLoopCharacteristics></bpmn:userTask>
+       <bpmn:endEvent id="e"/><bpmn:intermediateThrowEvent id="t"><bpmn:signalEventDefinition id="doneDef" signalRef="sig"/></bpmn:intermediateThrowEvent>
+       <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="work"/><bpmn:sequenceFlow id="f2" sourceRef="work" targetRef="t"/>
+       <bpmn:sequenceFlow id="f3" sourceRef="t" targetRef="e"/>`,
+      head,
+    );
+
+  void test('given behavior None or One with an event to throw, the deploy is refused naming the activity (the event would never be thrown)', async () => {
+    assertProblem(
+      await compileProblems(loop('behavior="None" noneBehaviorEventRef="doneDef"')),
+      'work',
+      /multi-instance behavior 'None' of 'work' throws events/,
+    );
+    assertProblem(
+      await compileProblems(loop('behavior="One" oneBehaviorEventRef="doneDef"')),
+      'work',
+      /multi-instance behavior 'One' of 'work' throws events/,
+    );
+  });
+
+  void test('given behavior Complex with a behavior definition, the deploy is refused naming the activity', async () => {
+    const body = `<bpmn:complexBehaviorDefinition><bpmn:condition>= true</bpmn:condition></bpmn:complexBehaviorDefinition>`;
+    assertProblem(
+      await compileProblems(loop('behavior="Complex"', body)),
+      'work',
+      /multi-instance behavior 'Complex' of 'work' throws events/,
+    );
+  });
+
+  void test('given behavior All, or None without an event, the activity deploys (nothing is thrown either way)', async () => {
+    await compileOne(loop('behavior="All"'));
+    await compileOne(loop('behavior="None"'));
+  });
+});

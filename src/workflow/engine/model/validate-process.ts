@@ -60,6 +60,10 @@ function checkIncoming(element: ElementModel, problems: Problems): void {
   if (element.type === 'subProcess' && element.triggeredByEvent && element.outgoing.length > 0) {
     problems.add(element.id, `event sub-process '${element.id}' must not have outgoing sequence flows`);
   }
+  // BPMN 2.0.2 §10.5.3: an end event ends its path; a flow out of it would silently carry the token on.
+  if (element.type === 'endEvent' && element.outgoing.length > 0) {
+    problems.add(element.id, `end event '${element.id}' must not have outgoing sequence flows`);
+  }
   if (!isEntry && element.incoming.length === 0) {
     problems.add(element.id, `${element.type} '${element.id}' has no incoming sequence flow`);
   }

@@ -126,3 +126,11 @@ void describe('multi-instance behaviors that throw events', () => {
     await compileOne(loop('behavior="None"'));
   });
 });
+
+void test('given an end event with an outgoing sequence flow, the deploy is refused naming the end event (the token went on past it)', async () => {
+  const problems = await compileProblems(
+    definitions(`<bpmn:startEvent id="s"/><bpmn:endEvent id="done"/><bpmn:userTask id="later"/>
+      <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="done"/><bpmn:sequenceFlow id="f2" sourceRef="done" targetRef="later"/>`),
+  );
+  assertProblem(problems, 'done', /end event 'done' must not have outgoing sequence flows/);
+});

@@ -7,7 +7,7 @@ import { readMultiInstance } from './multi-instance.js';
 import type { Problems } from './problems.js';
 import { weftExtensions } from './raw-extensions.js';
 import { readCalledElement, readDecision, readScript, readUserTask } from './task-details.js';
-import { checkActivityAttributes } from './activity-attributes.js';
+import { checkUnsupportedAttributes } from './unsupported-attributes.js';
 import type {
   ActivityBase,
   ElementBase,
@@ -55,6 +55,7 @@ export function buildElement(
     extensions: weftExtensions(node),
   };
   validateExtensions(base.extensions, id, ctx);
+  checkUnsupportedAttributes(node, id, problems);
   const type = bpmnTypeName(node);
   if (!node.$type.startsWith('bpmn:')) {
     problems.add(id, `element '${id}' of type ${node.$type} is not supported`);
@@ -142,7 +143,6 @@ function buildActivity(
     multiInstance: readMultiInstance(node, id, problems),
   };
   const implementedBy = implementingExtension(activity, type, ctx.extensions);
-  checkActivityAttributes(node, id, problems);
   const missingImplementation = (what: string) => {
     const java = javaImplementation(node);
     problems.add(

@@ -134,3 +134,25 @@ void test('given an end event with an outgoing sequence flow, the deploy is refu
   );
   assertProblem(problems, 'done', /end event 'done' must not have outgoing sequence flows/);
 });
+
+void test('given an instantiating or parallel event-based gateway, the deploy is refused naming the gateway (it would run as an exclusive one)', async () => {
+  const gateway = (attributes: string) =>
+    definitions(`<bpmn:startEvent id="s"/><bpmn:eventBasedGateway id="g" ${attributes}/>
+      <bpmn:intermediateCatchEvent id="a"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1M</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+      <bpmn:intermediateCatchEvent id="b"><bpmn:timerEventDefinition><bpmn:timeDuration>PT2M</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+      <bpmn:endEvent id="e1"/><bpmn:endEvent id="e2"/>
+      <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="g"/><bpmn:sequenceFlow id="f2" sourceRef="g" targetRef="a"/>
+      <bpmn:sequenceFlow id="f3" sourceRef="g" targetRef="b"/><bpmn:sequenceFlow id="f4" sourceRef="a" targetRef="e1"/>
+      <bpmn:sequenceFlow id="f5" sourceRef="b" targetRef="e2"/>`);
+  assertProblem(
+    await compileProblems(gateway('instantiate="true"')),
+    'g',
+    /instantiates the process or is parallel/,
+  );
+  assertProblem(
+    await compileProblems(gateway('eventGatewayType="Parallel"')),
+    'g',
+    /instantiates the process or is parallel/,
+  );
+  await compileOne(gateway('eventGatewayType="Exclusive"'));
+});

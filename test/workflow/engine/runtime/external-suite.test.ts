@@ -78,3 +78,32 @@ void describe('events whose definition is referenced with eventDefinitionRef (ev
     assert.deepEqual(run.openWaits(), ['pauseNote', 'paused', 'work']);
   });
 });
+
+void describe('two inclusive joins in a loop, each reachable from the other (inclusive-loop-joins.bpmn)', async () => {
+  const model = await loadModel('inclusive-loop-joins.bpmn');
+  const joining = (run: Scenario) =>
+    Object.values(run.state.tokens)
+      .filter((token) => token.phase === 'joining')
+      .map((token) => token.elementId)
+      .sort();
+
+  void test('given a token on each incoming flow of a join, when the last arrives, then it fires although a token elsewhere could come round again', () => {
+    const run = new Scenario(model).start();
+    assert.deepEqual(run.openWaits(), ['check', 'review']);
+    assert.deepEqual(joining(run), ['sync']);
+    run.complete('check');
+    assert.deepEqual(joining(run), ['merge'], 'sync fired: both its flows had a token');
+    run.complete('review');
+    assert.equal(run.state.status, 'completed', 'merge fired in turn; the joins did not wait for each other');
+  });
+
+  void test('given the loop is taken, when both rounds complete, then each join fired once per round', () => {
+    const run = new Scenario(model).start().complete('check').complete('review', { again: true });
+    assert.deepEqual(run.openWaits(), ['check', 'review']);
+    run.complete('review', { again: false }).complete('check');
+    assert.equal(run.state.status, 'completed');
+    const fired = (id: string) => run.historyOf('elementActivated').filter((entry) => entry === id).length;
+    assert.equal(fired('sync'), 2);
+    assert.equal(fired('merge'), 2);
+  });
+});

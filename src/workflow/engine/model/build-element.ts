@@ -9,6 +9,7 @@ import { readStandardLoop } from './standard-loop.js';
 import type { Problems } from './problems.js';
 import { weftExtensions } from './raw-extensions.js';
 import { readCalledElement, readDecision, readScript, readUserTask } from './task-details.js';
+import { checkUnsupportedAttributes } from './unsupported-attributes.js';
 import type {
   ActivityBase,
   ElementBase,
@@ -56,6 +57,7 @@ export function buildElement(
     extensions: weftExtensions(node),
   };
   validateExtensions(base.extensions, id, ctx);
+  checkUnsupportedAttributes(node, id, problems);
   const type = bpmnTypeName(node);
   if (!node.$type.startsWith('bpmn:')) {
     problems.add(id, `element '${id}' of type ${node.$type} is not supported`);

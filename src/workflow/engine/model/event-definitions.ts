@@ -24,10 +24,11 @@ const TIMER_FIELDS = [
 ] as const;
 
 /**
- * Reads the event definition of an event element: an inline one, or a top-level definition of
- * `<definitions>` named by `eventDefinitionRef` (read the same way). Returns `{ kind: 'none' }`
- * when it has none, and null after recording a problem (several definitions, an unsupported kind,
- * a missing reference). Which kinds each event type may carry is checked later, in validation.
+ * Reads the event definition of an event element: the one it contains, or the reusable one at the
+ * top of the document it references (`eventDefinitionRef`, BPMN 2.0.2 §10.5.1), which means the
+ * same. Returns `{ kind: 'none' }` when it has none, and null after recording a problem (several
+ * definitions, an unsupported kind, a missing reference). Which kinds each event type may carry
+ * is checked later, in validation.
  */
 export function readEventDefinition(
   node: ModdleNode,

@@ -18,13 +18,18 @@ export function readMultiInstance(
   const loop = child(node, 'loopCharacteristics');
   if (loop === null) return null;
   if (loop.$type !== 'bpmn:MultiInstanceLoopCharacteristics') return null;
+  // A behavior that throws events as instances complete (BPMN 2.0.2 §13.3.7): Camunda 7 and Zeebe
+  // ignore it; running the instances without the events would silently change the model's meaning,
+  // so it is refused. `None`/`One` without their event throw nothing, like the default `All`.
   const behavior = str(loop, 'behavior') ?? 'All';
-  if (behavior !== 'All' || list(loop, 'complexBehaviorDefinition').length > 0) {
-    // Camunda 7 and Zeebe ignore these; running the instances without the events they ask for would
-    // silently change the model's meaning, so they are refused.
+  const throwsEvents =
+    (behavior === 'None' && child(loop, 'noneBehaviorEventRef') !== null) ||
+    (behavior === 'One' && child(loop, 'oneBehaviorEventRef') !== null) ||
+    (behavior === 'Complex' && list(loop, 'complexBehaviorDefinition').length > 0);
+  if (throwsEvents) {
     problems.add(
       elementId,
-      `multi-instance '${elementId}' has behavior="${behavior}"${list(loop, 'complexBehaviorDefinition').length > 0 ? ' with a complexBehaviorDefinition' : ''}; only behavior="All" (no events thrown by instances) is supported`,
+      `multi-instance behavior '${behavior}' of '${elementId}' throws events as instances complete, which is not supported`,
     );
   }
   const site = (what: string) => ({ problems, elementId, what: `multi-instance ${what}` });

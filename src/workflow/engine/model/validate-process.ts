@@ -98,6 +98,10 @@ function checkIncoming(element: ElementModel, processKey: string, problems: Prob
   if (element.type === 'subProcess' && element.triggeredByEvent && element.outgoing.length > 0) {
     problems.add(element.id, `event sub-process '${element.id}' must not have outgoing sequence flows`);
   }
+  // BPMN 2.0.2 §10.5.3: an end event ends its path; a flow out of it would silently carry the token on.
+  if (element.type === 'endEvent' && element.outgoing.length > 0) {
+    problems.add(element.id, `end event '${element.id}' must not have outgoing sequence flows`);
+  }
   // A compensation handler is started by compensation only (its flows are checked with the handlers).
   const handler = 'isForCompensation' in element && element.isForCompensation === true;
   if (!isEntry && !handler && element.incoming.length === 0) {

@@ -41,16 +41,15 @@ export function openWaits(run: Run, waits: readonly Wait[]): void {
 /**
  * A boundary event fired. Interrupting: the activity is terminated and a token leaves the boundary
  * event. Non-interrupting: the activity goes on and a new token leaves the boundary event; the wait
- * stays open for a timer cycle (the driver schedules the next occurrence) and a condition (it fires
- * again on a later change), and closes otherwise.
+ * stays open while the activity runs, so a message or signal fires it every time it arrives, a
+ * condition on a later change and a timer cycle at each occurrence (the driver schedules the next),
+ * as in Camunda 7; a one-shot timer closes.
  */
 export function triggerBoundary(run: Run, wait: Wait, variables: Variables | null): void {
   if (wait.role.kind !== 'boundary') return;
   const host = run.token(wait.tokenId);
   if (host === undefined) return;
-  const repeats =
-    !wait.role.interrupting &&
-    ((wait.kind === 'timer' && wait.timer.kind === 'cycle') || wait.kind === 'conditional');
+  const repeats = !wait.role.interrupting && (wait.kind !== 'timer' || wait.timer.kind === 'cycle');
   if (!repeats) run.closeWait(wait.waitId, 'completed');
   if (wait.role.interrupting) terminateToken(run, host, 'interrupted');
   startBoundaryToken(run, wait.role.boundaryEventId, host.scopeId, host.id, variables, {});

@@ -21,6 +21,10 @@ export function throwBpmnError(
 ): boolean {
   let token = 'token' in from ? from.token : undefined;
   let scopeId = 'token' in from ? from.token.scopeId : from.scopeId;
+  // The activity whose scope the search just left: when it is an event sub-process, it does not
+  // catch its own error again (that would restart it without end); the error goes outwards, as in
+  // Camunda 7.
+  let leftActivity: string | null = null;
   for (;;) {
     if (token !== undefined && token.loopCounter === null) {
       const boundary = catcherAmong(run, boundaryIdsOf(run.element(token.elementId)), errorCode);
@@ -31,9 +35,10 @@ export function throwBpmnError(
         return true;
       }
     }
-    if (catchInScope(run, scopeId, errorCode, variables)) return true;
+    if (catchInScope(run, scopeId, errorCode, variables, leftActivity)) return true;
     token = ownerOf(run, scopeId);
     if (token === undefined) return false;
+    leftActivity = token.elementId;
     scopeId = token.scopeId;
   }
 }
@@ -44,8 +49,15 @@ export function ownerOf(run: Run, scopeId: string): TokenState | undefined {
   return ownerId === null ? undefined : run.token(ownerId);
 }
 
-// An error event sub-process of the scope: everything else in the scope ends, the sub-process starts.
-function catchInScope(run: Run, scopeId: string, errorCode: string, variables: Variables | null): boolean {
+// An error event sub-process of the scope (other than `skipped`, the one the error came out of):
+// everything else in the scope ends, the sub-process starts.
+function catchInScope(
+  run: Run,
+  scopeId: string,
+  errorCode: string,
+  variables: Variables | null,
+  skipped: string | null,
+): boolean {
   const scope = run.state.scopes[scopeId];
   if (scope === undefined) return false;
   const owner = ownerOf(run, scopeId);
@@ -55,7 +67,7 @@ function catchInScope(run: Run, scopeId: string, errorCode: string, variables: V
   if (!('eventSubProcessIds' in container)) return false;
   const starts = container.eventSubProcessIds.flatMap((id) => {
     const esp = run.element(id);
-    return esp.type === 'subProcess' ? esp.startEventIds : [];
+    return esp.type === 'subProcess' && id !== skipped ? esp.startEventIds : [];
   });
   const start = catcherAmong(run, starts, errorCode);
   if (start === undefined) return false;

@@ -66,6 +66,9 @@ export function throwEscalation(run: Run, from: EscalationSource, escalationCode
 function findCatcher(run: Run, from: EscalationSource, escalationCode: string): Catcher | null {
   let token = 'callActivity' in from ? from.callActivity : undefined;
   let scopeId = 'callActivity' in from ? from.callActivity.scopeId : from.scopeId;
+  // The activity whose scope the search just left: an event sub-process does not catch its own
+  // escalation again (Camunda 7 skips the re-throwing one too); it goes outwards.
+  let leftActivity: string | null = null;
   for (;;) {
     // The boundary events of a multi-instance activity belong to its body, not to each instance.
     if (token !== undefined && token.loopCounter === null) {
@@ -74,24 +77,25 @@ function findCatcher(run: Run, from: EscalationSource, escalationCode: string): 
       const boundary = catcherAmong(run, ids, escalationCode);
       if (boundary?.type === 'boundaryEvent') return { kind: 'boundary', element: boundary, host: token };
     }
-    const start = catcherAmong(run, eventSubProcessStarts(run, scopeId), escalationCode);
+    const start = catcherAmong(run, eventSubProcessStarts(run, scopeId, leftActivity), escalationCode);
     if (start?.type === 'startEvent') return { kind: 'eventSubProcess', element: start, scopeId };
     token = ownerOf(run, scopeId);
     if (token === undefined) return null;
+    leftActivity = token.elementId;
     scopeId = token.scopeId;
   }
 }
 
-// The start events of the event sub-processes of a live scope (none for a multi-instance body's
-// scope, which holds instances, not the sub-process's children).
-function eventSubProcessStarts(run: Run, scopeId: string): string[] {
+// The start events of the event sub-processes of a live scope but `skipped` (none for a
+// multi-instance body's scope, which holds instances, not the sub-process's children).
+function eventSubProcessStarts(run: Run, scopeId: string, skipped: string | null): string[] {
   const scope = run.state.scopes[scopeId];
   if (scope === undefined || ownerOf(run, scopeId)?.multiInstance) return [];
   const container = scope.parentId === null ? run.model : run.element(scope.elementId);
   if (!('eventSubProcessIds' in container)) return [];
   return container.eventSubProcessIds.flatMap((id) => {
     const esp = run.element(id);
-    return esp.type === 'subProcess' ? esp.startEventIds : [];
+    return esp.type === 'subProcess' && id !== skipped ? esp.startEventIds : [];
   });
 }
 

@@ -1,5 +1,5 @@
 import type { ElementModel } from '../model/index.js';
-import { canReach } from './reachability.js';
+import { canReachFlow } from './reachability.js';
 import type { Run } from './run.js';
 import type { JoinState, TokenState } from './types.js';
 
@@ -33,17 +33,27 @@ export function arriveAtJoin(run: Run, token: TokenState, gateway: ElementModel)
 }
 
 /**
- * Fires every inclusive join that no other token of its scope can still reach. Returns true when
- * one fired (the caller then runs the agenda again).
+ * Fires every inclusive join that has a token on each incoming flow, or whose incoming flows
+ * without a token no other token of its scope can still reach (BPMN 2.0.2 §13.3.4; a token that
+ * can only come back by a flow that already has one belongs to a later round, so two joins in a
+ * loop do not wait for each other). Returns true when one fired (the caller then runs the agenda
+ * again).
  */
 export function fireInclusiveJoins(run: Run): boolean {
   for (const join of Object.values(run.state.joins)) {
     const gateway = run.element(join.gatewayId);
     if (gateway.type !== 'inclusiveGateway') continue;
     const waiting = new Set(Object.values(join.arrived).flat());
-    const blocked = run
-      .tokensIn(join.scopeId)
-      .some((token) => !waiting.has(token.id) && canReach(run.model, token.elementId, gateway.id));
+    const empty = gateway.incoming.filter((flowId) => (join.arrived[flowId]?.length ?? 0) === 0);
+    const blocked =
+      empty.length > 0 &&
+      run
+        .tokensIn(join.scopeId)
+        .some(
+          (token) =>
+            !waiting.has(token.id) &&
+            empty.some((flowId) => canReachFlow(run.model, token.elementId, flowId, gateway.id)),
+        );
     if (blocked) continue;
     const consumed = gateway.incoming.flatMap((id) => join.arrived[id] ?? []);
     fire(run, join, gateway, consumed);

@@ -1,33 +1,53 @@
 import type { ProcessModel } from '../model/index.js';
 
+// Answers per model, which never changes once compiled.
 const cache = new WeakMap<ProcessModel, Map<string, boolean>>();
 
 /**
+ * Whether a token at `fromId` can still put a token on the sequence flow `flowId` without passing
+ * `avoidId` (the gateway the flow enters): it is at the flow's source, or can reach it. An inclusive
+ * join waits only for tokens that can reach one of its incoming flows that has none yet (BPMN 2.0.2
+ * §13.3.4).
+ */
+export function canReachFlow(model: ProcessModel, fromId: string, flowId: string, avoidId: string): boolean {
+  const sourceId = model.flows[flowId]?.sourceId;
+  if (sourceId === undefined || sourceId === avoidId) return false;
+  if (fromId === sourceId) return true;
+  return cached(model, `${fromId}\u0000${sourceId}\u0000${avoidId}`, () =>
+    search(model, fromId, sourceId, avoidId),
+  );
+}
+
+/**
  * Whether a token at `fromId` can still reach `targetId` through sequence flows of the same scope
- * (through the boundary events of activities and link events on the way too), without passing `targetId` itself.
- * Answers are cached per model, which never changes once compiled.
+ * (through the boundary events of activities and link events on the way too), without passing
+ * `targetId` itself.
  */
 export function canReach(model: ProcessModel, fromId: string, targetId: string): boolean {
+  return cached(model, `${fromId}\u0000${targetId}`, () => search(model, fromId, targetId, targetId));
+}
+
+function cached(model: ProcessModel, key: string, compute: () => boolean): boolean {
   let answers = cache.get(model);
   if (answers === undefined) {
     answers = new Map();
     cache.set(model, answers);
   }
-  const key = `${fromId}\u0000${targetId}`;
   const known = answers.get(key);
   if (known !== undefined) return known;
-  const answer = search(model, fromId, targetId);
+  const answer = compute();
   answers.set(key, answer);
   return answer;
 }
 
-function search(model: ProcessModel, fromId: string, targetId: string): boolean {
+// Breadth-first from `fromId` to `goalId`, never going on through `avoidId`.
+function search(model: ProcessModel, fromId: string, goalId: string, avoidId: string): boolean {
   const seen = new Set<string>([fromId]);
   const queue = [fromId];
   for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
     for (const next of successors(model, id)) {
-      if (next === targetId) return true;
-      if (seen.has(next)) continue;
+      if (next === goalId) return true;
+      if (seen.has(next) || next === avoidId) continue;
       seen.add(next);
       queue.push(next);
     }

@@ -71,9 +71,12 @@ describe('messages: catch events, receive tasks, boundaries, start events, throw
     assert.ok((await historyOf(f, instance.id, 'elementCompleted')).includes('pinged'));
     assert.deepEqual(
       await subscriptionsOf(f, instance.id),
-      ['message:withdrawn'],
-      'a message boundary fires once',
+      ['message:ping', 'message:withdrawn'],
+      'a non-interrupting message boundary stays subscribed while its task runs (Camunda 7)',
     );
+    assert.deepEqual((await correlate(f, { message_name: 'ping' })).correlated, [instance.id]);
+    const pingedTwice = (await historyOf(f, instance.id, 'elementCompleted')).filter((id) => id === 'pinged');
+    assert.equal(pingedTwice.length, 2, 'the second message ran the boundary path again');
     const withdrawn = await correlate(f, { message_name: 'withdrawn', correlation_key: 'R-7' });
     assert.deepEqual(withdrawn.correlated, [instance.id]);
     const ended = await f.instance(instance.id);

@@ -87,9 +87,16 @@ void describe('catch events, event-based gateway, boundary events, throws (event
 
   void test('a non-interrupting message boundary starts a branch and leaves the activity waiting', () => {
     const run = atWork().complete('ping', { pinged: true });
-    assert.deepEqual(run.openWaits(), ['pinged', 'remind', 'timeout', 'work']);
-    assert.deepEqual(run.waitsAt('ping'), [], 'a non-interrupting message boundary fires once here');
+    assert.deepEqual(run.openWaits(), ['ping', 'pinged', 'remind', 'timeout', 'work']);
     assert.equal(run.variables().pinged, true);
+  });
+
+  void test('a non-interrupting message boundary fires again for each message while its activity runs, and closes with it', () => {
+    const run = atWork().complete('ping').complete('ping');
+    assert.equal(run.waitsAt('pinged').length, 2, 'each message started its own branch');
+    assert.equal(run.waitsAt('ping').length, 1);
+    run.complete('work');
+    assert.deepEqual(run.waitsAt('ping'), [], 'the boundary closed with its activity');
   });
 
   void test('a non-interrupting timer cycle stays open for its next occurrence', () => {

@@ -3,7 +3,7 @@ import { chooseFlows, flowsOf } from './flow-conditions.js';
 import { evaluateFeel } from './feel.js';
 import { endToken, takeFlows } from './flows.js';
 import { joinKey } from './joins.js';
-import { canReach } from './reachability.js';
+import { holdsUpGateway } from './reachability.js';
 import type { Run } from './run.js';
 import type { JoinState, TokenState } from './types.js';
 import { tokenVariables } from './variables.js';
@@ -12,8 +12,9 @@ import { tokenVariables } from './variables.js';
  * A token arrives at a converging complex gateway (BPMN 13.3.5). Waiting for start, the gateway
  * fires as soon as its `activationCondition` holds; the condition sees the token's variables and
  * `activationCount`, the number of incoming flows holding a token. Firing consumes one token per
- * such flow and the gateway splits like an inclusive gateway. It then waits for reset: the tokens
- * of the same round on the other incoming flows are consumed as they arrive (see {@link resetJoin}).
+ * such flow and the gateway splits like an inclusive gateway. It then waits for reset: a token on
+ * one of the other incoming flows is of the same round and is consumed by the reset; a token on a
+ * flow that already delivered in this round waits for the next round (see {@link resetJoin}).
  */
 export function arriveAtComplexJoin(run: Run, token: TokenState, gateway: ComplexGatewayModel): void {
   const key = joinKey(token.scopeId, gateway.id);
@@ -31,18 +32,24 @@ export function arriveAtComplexJoin(run: Run, token: TokenState, gateway: Comple
 }
 
 /**
- * Resets every complex gateway waiting for reset that no other token of its scope can still reach
- * (the inclusive gateway's rule, as BPMN asks). Returns true when one reset.
+ * Resets every complex gateway waiting for reset that no token of its scope holds up any more
+ * (BPMN 2.0.2 §13.3.5): the expected flows are those it consumed nothing from when it fired and
+ * that have no token yet; a token holds it up when it can reach one of them but none of the
+ * gateway's incoming flows that already delivered (else it belongs to the next round). Returns true
+ * when one reset.
  */
 export function resetBlockedComplexJoins(run: Run): boolean {
   for (const join of Object.values(run.state.joins)) {
     const gateway = run.element(join.gatewayId);
     if (gateway.type !== 'complexGateway' || join.resetPending === undefined) continue;
+    const expected = join.resetPending.filter((flowId) => (join.arrived[flowId]?.length ?? 0) === 0);
     const waiting = new Set(Object.values(join.arrived).flat());
-    const blocked = run
+    const heldUp = run
       .tokensIn(join.scopeId)
-      .some((token) => !waiting.has(token.id) && canReach(run.model, token.elementId, gateway.id));
-    if (blocked) continue;
+      .some(
+        (token) => !waiting.has(token.id) && holdsUpGateway(run.model, token.elementId, gateway, expected),
+      );
+    if (heldUp) continue;
     resetJoin(run, join, gateway);
     return true;
   }

@@ -19,12 +19,21 @@ export function canReachFlow(model: ProcessModel, fromId: string, flowId: string
 }
 
 /**
- * Whether a token at `fromId` can still reach `targetId` through sequence flows of the same scope
- * (through the boundary events of activities and link events on the way too), without passing
- * `targetId` itself.
+ * Whether a token at `fromId` holds up a gateway that waits for tokens on its `expected` incoming
+ * flows (BPMN 2.0.2 §13.3.5, the complex gateway's reset): it can put a token on one of them, and
+ * cannot put one on any of the gateway's other incoming flows (those that already delivered in this
+ * round). A token that can reach both belongs to a later round; paths never pass the gateway.
  */
-export function canReach(model: ProcessModel, fromId: string, targetId: string): boolean {
-  return cached(model, `${fromId}\u0000${targetId}`, () => search(model, fromId, targetId, targetId));
+export function holdsUpGateway(
+  model: ProcessModel,
+  fromId: string,
+  gateway: { id: string; incoming: readonly string[] },
+  expected: readonly string[],
+): boolean {
+  if (!expected.some((flowId) => canReachFlow(model, fromId, flowId, gateway.id))) return false;
+  return !gateway.incoming.some(
+    (flowId) => !expected.includes(flowId) && canReachFlow(model, fromId, flowId, gateway.id),
+  );
 }
 
 function cached(model: ProcessModel, key: string, compute: () => boolean): boolean {

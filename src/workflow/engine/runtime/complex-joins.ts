@@ -2,7 +2,7 @@ import type { ComplexGatewayModel } from '../model/index.js';
 import { chooseFlows, flowsOf } from './flow-conditions.js';
 import { evaluateFeel } from './feel.js';
 import { endToken, takeFlows } from './flows.js';
-import { joinKey } from './joins.js';
+import { joinKey, recordArrival } from './joins.js';
 import { holdsUpGateway } from './reachability.js';
 import type { Run } from './run.js';
 import type { JoinState, TokenState } from './types.js';
@@ -17,17 +17,7 @@ import { tokenVariables } from './variables.js';
  * flow that already delivered in this round waits for the next round (see {@link resetJoin}).
  */
 export function arriveAtComplexJoin(run: Run, token: TokenState, gateway: ComplexGatewayModel): void {
-  const key = joinKey(token.scopeId, gateway.id);
-  const join: JoinState = run.state.joins[key] ?? {
-    scopeId: token.scopeId,
-    gatewayId: gateway.id,
-    arrived: {},
-  };
-  run.state.joins[key] = join;
-  const flowId = token.arrivedVia ?? '';
-  join.arrived[flowId] = [...(join.arrived[flowId] ?? []), token.id];
-  token.phase = 'joining';
-  run.history('gatewayArrived', gateway.id, token.id, { flowId });
+  const join = recordArrival(run, token, gateway.id);
   checkJoin(run, join, gateway, token);
 }
 

@@ -1,5 +1,5 @@
 import type { ElementModel } from '../model/index.js';
-import { canReachFlow } from './reachability.js';
+import { holdsUpGateway } from './reachability.js';
 import type { Run } from './run.js';
 import type { JoinState, TokenState } from './types.js';
 
@@ -9,23 +9,28 @@ export function joinKey(scopeId: string, gatewayId: string): string {
 }
 
 /**
+ * Records a token's arrival at a converging gateway in the join of its scope (created on the first
+ * arrival); the token waits there.
+ */
+export function recordArrival(run: Run, token: TokenState, gatewayId: string): JoinState {
+  const key = joinKey(token.scopeId, gatewayId);
+  const join: JoinState = run.state.joins[key] ?? { scopeId: token.scopeId, gatewayId, arrived: {} };
+  run.state.joins[key] = join;
+  const flowId = token.arrivedVia ?? '';
+  join.arrived[flowId] = [...(join.arrived[flowId] ?? []), token.id];
+  token.phase = 'joining';
+  run.history('gatewayArrived', gatewayId, token.id, { flowId });
+  return join;
+}
+
+/**
  * A token arrives at a converging gateway. A parallel join fires as soon as every incoming flow has
  * a token, consuming one per flow; an inclusive join is checked when nothing else can move
  * ({@link fireInclusiveJoins}). The join keeps the first token of the first incoming flow and
  * drops the others, so the outcome does not depend on the order in which branches arrived.
  */
 export function arriveAtJoin(run: Run, token: TokenState, gateway: ElementModel): void {
-  const key = joinKey(token.scopeId, gateway.id);
-  const join: JoinState = run.state.joins[key] ?? {
-    scopeId: token.scopeId,
-    gatewayId: gateway.id,
-    arrived: {},
-  };
-  run.state.joins[key] = join;
-  const flowId = token.arrivedVia ?? '';
-  join.arrived[flowId] = [...(join.arrived[flowId] ?? []), token.id];
-  token.phase = 'joining';
-  run.history('gatewayArrived', gateway.id, token.id, { flowId });
+  const join = recordArrival(run, token, gateway.id);
   if (gateway.type !== 'parallelGateway') return;
   if (!gateway.incoming.every((id) => (join.arrived[id]?.length ?? 0) > 0)) return;
   const consumed = gateway.incoming.map((id) => join.arrived[id]?.[0] ?? '');
@@ -33,11 +38,10 @@ export function arriveAtJoin(run: Run, token: TokenState, gateway: ElementModel)
 }
 
 /**
- * Fires every inclusive join that has a token on each incoming flow, or whose incoming flows
- * without a token no other token of its scope can still reach (BPMN 2.0.2 §13.3.4; a token that
- * can only come back by a flow that already has one belongs to a later round, so two joins in a
- * loop do not wait for each other). Returns true when one fired (the caller then runs the agenda
- * again).
+ * Fires every inclusive join that no other token of its scope holds up (BPMN 2.0.2 §13.3.4): a
+ * token holds it up when it can still reach an incoming flow without a token and cannot reach one
+ * that has a token (a token that can reach both belongs to a later round, so two joins in a loop do
+ * not wait for each other). Returns true when one fired (the caller then runs the agenda again).
  */
 export function fireInclusiveJoins(run: Run): boolean {
   for (const join of Object.values(run.state.joins)) {
@@ -50,9 +54,7 @@ export function fireInclusiveJoins(run: Run): boolean {
       run
         .tokensIn(join.scopeId)
         .some(
-          (token) =>
-            !waiting.has(token.id) &&
-            empty.some((flowId) => canReachFlow(run.model, token.elementId, flowId, gateway.id)),
+          (token) => !waiting.has(token.id) && holdsUpGateway(run.model, token.elementId, gateway, empty),
         );
     if (blocked) continue;
     const consumed = gateway.incoming.flatMap((id) => join.arrived[id] ?? []);

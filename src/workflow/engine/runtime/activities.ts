@@ -18,7 +18,8 @@ export type ActivityWork =
 
 /**
  * Enters a task-like activity (everything but sub-processes): opens its wait and the waits of its
- * boundary events, or completes it at once (plain and manual tasks, FEEL scripts).
+ * boundary events, or completes it at once (plain and manual tasks, FEEL scripts), opening only
+ * the waits of its conditional boundary events on the way.
  */
 export function enterActivity(run: Run, token: TokenState, element: ElementModel): void {
   const work = activityWork(run, token, element);
@@ -27,6 +28,7 @@ export function enterActivity(run: Run, token: TokenState, element: ElementModel
     return;
   }
   if (work.kind === 'done') {
+    if (!openConditionalBoundaries(run, token, element)) return;
     run.schedule({ kind: 'complete', tokenId: token.id, variables: work.variables });
     return;
   }
@@ -35,6 +37,22 @@ export function enterActivity(run: Run, token: TokenState, element: ElementModel
   token.phase = 'waiting';
   run.openWait(work.wait);
   openWaits(run, boundaries);
+}
+
+/**
+ * An activity done at once still has its conditional boundary events looked at, as a waiting one
+ * (Camunda 7): their waits open now, so their entry evaluation runs before the queued completion
+ * (an interrupting one that holds ends the activity first) and the completion evaluates what the
+ * activity completed with; completing closes them again. Timer, message and signal boundary events
+ * cannot fire before such an activity completes, and an activity without boundary events opens
+ * nothing. Returns false after raising an incident.
+ */
+function openConditionalBoundaries(run: Run, token: TokenState, element: ElementModel): boolean {
+  if (!('boundaryEventIds' in element) || element.boundaryEventIds.length === 0) return true;
+  const waits = prepareBoundaryWaits(run, token, element, true);
+  if (waits === null) return false;
+  openWaits(run, waits);
+  return true;
 }
 
 /** Opens the activity's own wait again (retrying a failed job); its boundary waits stayed open. */

@@ -6,11 +6,16 @@ import type { TokenState, Variables, Wait } from './types.js';
 
 /**
  * Builds the waits of the timer, message, signal and conditional boundary events of an activity
- * (error and escalation boundary events wait for nothing: they are found when one is thrown). The
- * caller opens them once the activity itself waits. Returns null after raising an incident when one
- * cannot be built.
+ * (error and escalation boundary events wait for nothing: they are found when one is thrown), or
+ * of its conditional ones only when `conditionalOnly`. The caller opens them once the activity
+ * itself waits. Returns null after raising an incident when one cannot be built.
  */
-export function prepareBoundaryWaits(run: Run, token: TokenState, element: ElementModel): Wait[] | null {
+export function prepareBoundaryWaits(
+  run: Run,
+  token: TokenState,
+  element: ElementModel,
+  conditionalOnly = false,
+): Wait[] | null {
   // The boundary events of a multi-instance activity belong to its body, not to each instance.
   if (!('boundaryEventIds' in element) || token.loopCounter !== null) return [];
   const waits: Wait[] = [];
@@ -18,6 +23,7 @@ export function prepareBoundaryWaits(run: Run, token: TokenState, element: Eleme
     const boundary = run.element(boundaryId);
     // Error, escalation, compensation and cancel boundary events wait for nothing: what throws finds them.
     if (boundary.type !== 'boundaryEvent' || isThrownTo(boundary.eventDefinition.kind)) continue;
+    if (conditionalOnly && boundary.eventDefinition.kind !== 'conditional') continue;
     const role = {
       kind: 'boundary' as const,
       boundaryEventId: boundaryId,

@@ -225,3 +225,58 @@ void describe('a non-interrupting condition its own path keeps true (conditional
     assert.equal(run.incidents().length, 1);
   });
 });
+
+void describe('conditional boundaries of activities done at once (conditional-immediate.bpmn)', async () => {
+  const model = await loadModel('conditional-immediate.bpmn');
+  const completed = (run: Scenario, id: string) => run.historyOf('elementCompleted').includes(id);
+  const terminated = (run: Scenario, id: string) => run.historyOf('elementTerminated').includes(id);
+
+  void test('a FEEL script whose result meets its interrupting condition takes the boundary path only', () => {
+    const run = new Scenario(model).start({ path: 'compute', amount: 60 });
+    assert.deepEqual(run.openWaits(), ['escalate']);
+    assert.ok(terminated(run, 'compute'));
+    assert.ok(!completed(run, 'compute'));
+    assert.ok(!run.historyOf('elementActivated').includes('computed'));
+    assert.equal(run.variables().total, 120, 'the result was stored before the condition saw it');
+  });
+
+  void test('a FEEL script whose result does not meet it completes and withdraws the boundary wait', () => {
+    const run = new Scenario(model).start({ path: 'compute', amount: 10 });
+    assert.deepEqual(run.openWaits(), ['computed']);
+    assert.ok(completed(run, 'compute'));
+    const boundary = run.effectsOf('waitOpened').find((effect) => effect.wait.elementId === 'tooMuch');
+    const closed = run.effectsOf('waitClosed').find((effect) => effect.waitId === boundary?.wait.waitId);
+    assert.equal(closed?.reason, 'cancelled');
+  });
+
+  void test('a FEEL script whose result meets its non-interrupting condition takes both paths', () => {
+    const run = new Scenario(model).start({ path: 'measure', amount: 60 });
+    assert.deepEqual(run.openWaits(), ['measured', 'notify']);
+    assert.ok(completed(run, 'measure'));
+    assert.equal(run.historyOf('elementCompleted').filter((id) => id === 'large').length, 1);
+  });
+
+  void test('a plain task whose interrupting condition holds on entry is interrupted and never completes', () => {
+    const run = new Scenario(model).start({ path: 'check', amount: 10, blocked: true });
+    assert.deepEqual(run.openWaits(), ['unblock']);
+    assert.ok(run.historyOf('elementActivated').includes('check'));
+    assert.ok(terminated(run, 'check'));
+    assert.ok(!completed(run, 'check'));
+    assert.equal(run.variables().verdict, undefined, 'its output mapping never ran');
+  });
+
+  void test("a plain task's output mapping that meets its interrupting condition interrupts it", () => {
+    const run = new Scenario(model).start({ path: 'check', amount: 500 });
+    assert.deepEqual(run.openWaits(), ['handleReject']);
+    assert.ok(terminated(run, 'check'));
+    assert.ok(!run.historyOf('elementActivated').includes('log'));
+  });
+
+  void test('a plain task without boundary events opens no wait', () => {
+    const run = new Scenario(model).start({ path: 'check', amount: 10 });
+    assert.deepEqual(run.openWaits(), ['checked']);
+    assert.ok(completed(run, 'check') && completed(run, 'log'));
+    const opened = run.effectsOf('waitOpened').map((effect) => effect.wait.elementId);
+    assert.deepEqual(opened.sort(), ['blocked', 'checked', 'rejected']);
+  });
+});

@@ -130,6 +130,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     clock: deps.clock,
     maxStepsPerCall: deps.config.engineMaxSteps,
     maxMultiInstance: deps.config.engineMaxMultiInstance,
+    announce: (db, instance, written) => driver.announceWrite(db, instance, written),
   });
   const migrations = new MigrationService(deps.pool, models, migrator);
   // Batch types are one registered per-item operation each (suspend, resume, modify… are added here).

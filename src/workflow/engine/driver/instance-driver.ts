@@ -412,6 +412,14 @@ export class InstanceDriver {
     else this.recent.forget(instance.id);
   }
 
+  /**
+   * Runs the message and signal hooks of a write made outside the driver (a migration): new message
+   * waits are offered the buffered messages they match, thrown events are delivered.
+   */
+  announceWrite(db: Pool | PoolClient, instance: InstanceRecord, written: WrittenEffects): Promise<void> {
+    return this.afterWrite(db, instance, written);
+  }
+
   /** Runs the message and signal hooks of a write (processes without such elements skip both). */
   private async afterWrite(db: Pool | PoolClient, instance: InstanceRecord, written: WrittenEffects) {
     const hooks = this.events;

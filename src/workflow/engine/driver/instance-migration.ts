@@ -29,7 +29,7 @@ import { timerJobMoves } from '../store/timer-jobs.js';
 import { userTaskMoves } from '../store/user-tasks.js';
 import { WriteStatement } from '../store/write-statement.js';
 import { EngineCallError, InstanceContentionError } from './driver-errors.js';
-import { addEffects, EffectWrites } from './effects-writer.js';
+import { addEffects, EffectWrites, type WrittenEffects } from './effects-writer.js';
 
 /** A migration plan: from one version of a process to another, element by element. */
 export interface MigrationPlan {
@@ -58,6 +58,11 @@ export interface InstanceMigratorOptions {
   maxMultiInstance: number;
   /** Attempts of a migration whose write lost a race with another write of the instance. */
   maxAttempts?: number;
+  /**
+   * Called after each committed-or-joined write with what it opened (the driver's
+   * `announceWrite`): message waits the target opened are offered buffered messages.
+   */
+  announce?: (db: Pool | PoolClient, instance: InstanceRecord, written: WrittenEffects) => Promise<void>;
 }
 
 // The rows that hold each kind of kept wait; kinds without rows (decisions, call activities) have none.
@@ -103,10 +108,13 @@ export class InstanceMigrator {
         fromDefinitionId: plan.sourceDefinitionId,
         toDefinitionId: plan.targetDefinitionId,
       });
-      addEffects(statement, planned.target, planned.effects, guard);
+      const effects = addEffects(statement, planned.target, planned.effects, guard);
       addMoves(statement, [planned], () => guard);
       const written = await runGuardedUpdate(db, statement);
-      if (written) return written;
+      if (written) {
+        await this.options.announce?.(db, written, effects);
+        return written;
+      }
       if (attempt >= attempts) throw new InstanceContentionError();
     }
   }
@@ -127,11 +135,18 @@ export class InstanceMigrator {
       { fromDefinitionId: plan.sourceDefinitionId, toDefinitionId: plan.targetDefinitionId },
     );
     const writes = new EffectWrites();
-    for (const p of planned) writes.add(p.target, p.effects);
+    const effects = planned.map((p) => ({
+      id: p.target.instanceId,
+      written: writes.add(p.target, p.effects),
+    }));
     writes.write(statement, guard);
     addMoves(statement, planned, guard);
     const written = await runGuardedUpdates(client, statement);
     if (written.size !== instanceIds.length) throw new InstanceContentionError();
+    for (const { id, written: opened } of effects) {
+      const record = written.get(id);
+      if (record !== undefined) await this.options.announce?.(client, record, opened);
+    }
   }
 
   private async plan(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
+import { correlate } from './event-helpers.js';
 
 interface Problem {
   element_id: string | null;
@@ -64,6 +65,23 @@ describe('migration of running instances (POST /api/v1/migrations/*)', () => {
     [v1, v2, v3] = ids as [string, string, string];
   });
   after(() => f?.close());
+
+  // First in the file: no instance of version 2 subscribes to "cancelCharge" yet, so it is buffered.
+  test('a message wait the migration opens takes a buffered message, as a wait opened by a token does', async () => {
+    const instance = await startV1();
+    const answer = await correlate(f, { message_name: 'cancelCharge', time_to_live_ms: 60_000 });
+    assert.ok(answer.buffered, 'no subscription yet: the message is buffered');
+    const response = await post('/api/v1/migrations/execute', { plan: plan(), instance_ids: [instance.id] });
+    assert.equal(response.statusCode, 200, response.body);
+    const kinds = (await history(instance.id)).map((h) => `${h.kind}:${h.element_id}`);
+    assert.ok(kinds.includes('elementActivated:chargeCancelled'), kinds.join(', '));
+    assert.ok(kinds.includes('elementCompleted:cancelled'), kinds.join(', '));
+    assert.deepEqual((await f.instance(instance.id)).active_element_ids, ['charge']);
+    const left = await f.workflow.database.pool.query(
+      "SELECT 1 FROM buffered_messages WHERE message_name = 'cancelCharge'",
+    );
+    assert.equal(left.rowCount, 0, 'the buffered message was taken');
+  });
 
   test('plan generates instructions mapping same-id compatible elements', async () => {
     const response = await post('/api/v1/migrations/plan', plan());

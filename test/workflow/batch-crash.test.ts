@@ -1,32 +1,19 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { createMigratedDatabase, type TestDatabase } from '../helpers/database.js';
-import { freePort } from '../helpers/ports.js';
+import {
+  admin,
+  startService as startServiceProcess,
+  waitFor,
+  type Service,
+} from '../helpers/workflow-processes.js';
 
-const repository = fileURLToPath(new URL('../../', import.meta.url));
-const admin = { email: 'admin@example.com', password: 'batch crash admin password' };
 /** Instances with an incident the batch retries; BATCH_CRASH_ITEMS overrides it. */
 const ITEMS = Number(process.env.BATCH_CRASH_ITEMS ?? 10_000);
-
-interface Service {
-  child: ChildProcess;
-  base: string;
-  output: () => string;
-}
-
-async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe('a retry batch across a SIGKILL of the workflow process', () => {
   let db: TestDatabase;
@@ -35,35 +22,7 @@ describe('a retry batch across a SIGKILL of the workflow process', () => {
   let token = '';
   let orgId: string;
 
-  const startService = async (): Promise<Service> => {
-    const port = await freePort();
-    let output = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'workflow'], {
-      cwd: repository,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        WORKFLOW_DATABASE_URL: db.url,
-        WORKFLOW_PORT: String(port),
-        WEFT_DATA_DIR: dataDir,
-        WORKFLOW_JWT_SIGNING_KEY: 'batch-crash-signing-key-0123456789abcdef0123',
-        WORKFLOW_BOOTSTRAP_ADMIN_EMAIL: admin.email,
-        WORKFLOW_BOOTSTRAP_ADMIN_PASSWORD: admin.password,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitFor(
-      'the service to listen',
-      () => {
-        if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
-        return output.includes('workflow listening');
-      },
-      60_000,
-    );
-    return { child, base: `http://127.0.0.1:${port}`, output: () => output };
-  };
+  const startService = () => startServiceProcess('batch', { databaseUrl: db.url, dataDir });
   const kill = async (target: Service) => {
     const exited = new Promise((resolve) => target.child.once('exit', resolve));
     target.child.kill('SIGKILL');

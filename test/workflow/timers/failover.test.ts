@@ -11,7 +11,7 @@ import {
   startService,
   waitFor,
   type Service,
-} from './service-processes.js';
+} from '../../helpers/workflow-processes.js';
 
 let db: TestDatabase;
 let dataDir: string;

@@ -12,7 +12,7 @@ import {
   startService,
   waitFor,
   type Service,
-} from './service-processes.js';
+} from '../../helpers/workflow-processes.js';
 
 // A leader frozen by SIGSTOP keeps its connections (and would have kept an advisory lock): the
 // lease it no longer renews is what lets the other instance take over, and the epoch fence is what

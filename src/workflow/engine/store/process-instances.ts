@@ -40,6 +40,13 @@ export interface InstanceRow extends Omit<InstanceRecord, 'counter' | 'started_a
 export const instanceColumns =
   'id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at, parent_instance_id, suspended';
 
+// The instance columns of an `UPDATE process_instances i … RETURNING`, qualified (the FROM list has
+// columns of the same names).
+const updatedInstanceColumns = instanceColumns
+  .split(', ')
+  .map((column) => `i.${column}`)
+  .join(', ');
+
 /** Converts a row (bigint counter as text, dates) to the API shape. */
 export function toInstanceRecord(row: InstanceRow): InstanceRecord {
   return {
@@ -292,10 +299,6 @@ export function addGuardedUpdates(
     [updates.map((u) => u.heldTask?.taskId ?? null), 'uuid'],
     [updates.map((u) => u.heldTask?.workerId ?? null), 'text'],
   ]);
-  const returned = instanceColumns
-    .split(', ')
-    .map((column) => `i.${column}`)
-    .join(', ');
   statement.with(
     'instance_update',
     `UPDATE process_instances i
@@ -304,7 +307,7 @@ export function addGuardedUpdates(
      FROM ${rows} AS u(id, revision, state, variables, engine_state, now, task_id, worker_id)
      WHERE i.id = u.id AND i.revision = u.revision AND NOT i.suspended
        AND (u.task_id IS NULL OR ${taskHeld('u.task_id', 'u.worker_id', 'u.now')})
-     RETURNING ${returned}`,
+     RETURNING ${updatedInstanceColumns}`,
   );
   return (instanceIdSql) => `${instanceIdSql} IN (SELECT id FROM instance_update)`;
 }
@@ -543,10 +546,6 @@ export function addMigratedUpdates(
     [updates.map((u) => JSON.stringify(rootVariables(u.state))), 'jsonb'],
     [updates.map((u) => JSON.stringify(u.state)), 'jsonb'],
   ]);
-  const returned = instanceColumns
-    .split(', ')
-    .map((column) => `i.${column}`)
-    .join(', ');
   statement.with(
     'instance_update',
     `UPDATE process_instances i
@@ -555,7 +554,7 @@ export function addMigratedUpdates(
      FROM ${rows} AS u(id, revision, state, variables, engine_state)
      WHERE i.id = u.id AND i.revision = u.revision AND i.ended_at IS NULL
        AND i.definition_id = ${statement.param(definitions.fromDefinitionId)}
-     RETURNING ${returned}`,
+     RETURNING ${updatedInstanceColumns}`,
   );
   return (instanceIdSql) => `${instanceIdSql} IN (SELECT id FROM instance_update)`;
 }

@@ -2,16 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
 import { historyOf } from './event-helpers.js';
+import { completeTaskAt, openTasksOf } from './user-task-helpers.js';
 
 /** Open user tasks of an instance, by element id, sorted. */
-async function userTasksOf(f: EngineFixture, instanceId: string): Promise<string[]> {
-  const { rows } = await f.workflow.database.pool.query<{ activity_id: string }>(
-    'SELECT activity_id FROM user_tasks WHERE process_instance_id = $1 ORDER BY activity_id',
-    [instanceId],
-  );
-  return rows.map((row) => row.activity_id);
-}
-
 describe('conditional boundary events through the service', () => {
   let f: EngineFixture;
   before(async () => {
@@ -30,17 +23,17 @@ describe('conditional boundary events through the service', () => {
 
   test('PATCH variables fires the non-interrupting boundary each time, then the interrupting one', async () => {
     const instance = await f.start('conditionalReview', { status: 'open', priority: 1 });
-    assert.deepEqual(await userTasksOf(f, instance.id), ['review']);
+    assert.deepEqual(await openTasksOf(f, instance.id), ['review']);
     assert.equal((await patchVariables(instance.id, { priority: 8 })).statusCode, 200);
-    assert.deepEqual(await userTasksOf(f, instance.id), ['escalate', 'review']);
+    assert.deepEqual(await openTasksOf(f, instance.id), ['escalate', 'review']);
     assert.equal((await patchVariables(instance.id, { note: 'x' })).statusCode, 200);
     assert.deepEqual(
-      await userTasksOf(f, instance.id),
+      await openTasksOf(f, instance.id),
       ['escalate', 'review'],
       'another variable is filtered out',
     );
     assert.equal((await patchVariables(instance.id, { status: 'withdrawn' })).statusCode, 200);
-    assert.deepEqual(await userTasksOf(f, instance.id), ['archive', 'escalate']);
+    assert.deepEqual(await openTasksOf(f, instance.id), ['archive', 'escalate']);
     assert.ok((await historyOf(f, instance.id, 'elementTerminated')).includes('review'));
     const detail = await f.instance(instance.id);
     assert.equal(detail.state, 'running');
@@ -56,28 +49,14 @@ describe('conditional boundary events through the service', () => {
       body: { worker_id: 'worker-1', variables: { status: 'withdrawn' } },
     });
     assert.equal(done.statusCode, 204, done.body);
-    assert.deepEqual(await userTasksOf(f, instance.id), ['archive']);
+    assert.deepEqual(await openTasksOf(f, instance.id), ['archive']);
     assert.deepEqual((await f.instance(instance.id)).active_element_ids, ['archive']);
   });
 
   test('a user task completed with variables meeting its interrupting condition follows the boundary', async () => {
     const instance = await f.start('conditionalReview', { status: 'open' });
-    const tasks = (
-      await f.workflow.request({
-        method: 'GET',
-        url: `/api/v1/tasks?org_id=${f.orgId}&process_instance_id=${instance.id}`,
-        token: f.tokens.reader,
-      })
-    ).json() as { id: string }[];
-    assert.equal(tasks.length, 1);
-    const done = await f.workflow.request({
-      method: 'POST',
-      url: `/api/v1/tasks/${tasks[0]?.id}/complete`,
-      token: f.tokens.operator,
-      body: { variables: { status: 'withdrawn' } },
-    });
-    assert.equal(done.statusCode, 204, done.body);
-    assert.deepEqual(await userTasksOf(f, instance.id), ['archive']);
+    await completeTaskAt(f, instance.id, 'review', { status: 'withdrawn' });
+    assert.deepEqual(await openTasksOf(f, instance.id), ['archive']);
     assert.ok((await historyOf(f, instance.id, 'elementTerminated')).includes('review'));
   });
 
@@ -93,7 +72,7 @@ describe('conditional boundary events through the service', () => {
     );
     assert.equal((await patchVariables(instance.id, { flag: true })).statusCode, 200);
     assert.deepEqual(
-      await userTasksOf(f, instance.id),
+      await openTasksOf(f, instance.id),
       ['review'],
       'not evaluated while the incident is open',
     );
@@ -104,11 +83,11 @@ describe('conditional boundary events through the service', () => {
     });
     assert.ok(retried.statusCode < 300, retried.body);
     assert.equal((await f.instance(instance.id)).state, 'running');
-    assert.deepEqual(await userTasksOf(f, instance.id), ['flagged', 'review']);
+    assert.deepEqual(await openTasksOf(f, instance.id), ['flagged', 'review']);
   });
 
   test('a condition true when the task is reached interrupts it before anyone sees it', async () => {
     const instance = await f.start('conditionalReview', { status: 'withdrawn' });
-    assert.deepEqual(await userTasksOf(f, instance.id), ['archive']);
+    assert.deepEqual(await openTasksOf(f, instance.id), ['archive']);
   });
 });

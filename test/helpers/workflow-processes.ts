@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../helpers/ports.js';
+import { freePort } from './ports.js';
 
-// Real `weft workflow` processes on one test database, for the leadership tests (failover on
-// SIGKILL, a frozen leader on SIGSTOP).
+// Real `weft workflow` processes on one test database, for the tests that kill or freeze one: the
+// leadership tests (failover on SIGKILL, a frozen leader on SIGSTOP) and the batch crash test.
 
-const repository = fileURLToPath(new URL('../../../', import.meta.url));
+const repository = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The bootstrap admin of every service these helpers start. */
 export const admin = { email: 'admin@example.com', password: 'failover admin password' };

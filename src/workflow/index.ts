@@ -15,6 +15,8 @@ import { LastUsedRecorder } from './identity/api-keys/last-used-recorder.js';
 import { registerApiKeyRoutes } from './identity/api-keys/routes.js';
 import { installAuthentication } from './identity/auth/authentication-hook.js';
 import { Authenticator } from './identity/auth/authenticator.js';
+import { IdentityCache } from './identity/auth/identity-cache.js';
+import { IdentityChangeListener } from './identity/auth/identity-change-listener.js';
 import { JwtCodec } from './identity/auth/jwt.js';
 import { LoginLimiter } from './identity/auth/login-limiter.js';
 import { LoginService } from './identity/auth/login-service.js';
@@ -113,7 +115,9 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   const jwt = new JwtCodec(await resolveJwtSigningKey(config, logger), config.workflow.jwtTtlSeconds);
   const hasher = await ApiKeyHasher.load(pool);
   const lastUsed = new LastUsedRecorder(pool, clock, logger);
-  const authenticator = new Authenticator(pool, jwt, hasher, lastUsed, clock);
+  const identities = new IdentityCache({ ttlMs: config.workflow.identityCacheMs, clock });
+  const identityListener = new IdentityChangeListener(deps.databaseUrl, identities, logger);
+  const authenticator = new Authenticator(pool, jwt, hasher, lastUsed, clock, identities);
   const limiter = new LoginLimiter(rateLimitStore, config.workflow.loginAttemptsPerMinute);
   const logins = new LoginService(pool, jwt, limiter, await createDecoyHash(), clock);
   const secrets = new SecretService(pool, await resolveSecretsKeyring(config, logger));
@@ -143,9 +147,9 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   registerInstanceGauges(metrics, pool, clock);
   registerAuthRoutes(app, logins);
   registerMeRoutes(app);
-  registerApiKeyRoutes(app, new ApiKeyService(pool, hasher));
+  registerApiKeyRoutes(app, new ApiKeyService(pool, hasher, identities));
   registerUserRoutes(app, new UserService(pool));
-  registerOrgRoutes(app, new OrgService(pool));
+  registerOrgRoutes(app, new OrgService(pool, identities));
   const feel = config.workflow.feel;
   // FEEL runs inside pure functions all over the engine; its bounds are set once per process.
   setFeelLimits({ timeoutMs: feel.timeoutMs, maxListLength: feel.maxListLength });
@@ -193,6 +197,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     metrics: new ConnectorMetrics(metrics),
   });
   await engine.start();
+  await identityListener.start();
   connectors.start();
   await app.ready();
 
@@ -209,6 +214,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
       await connectors.stop();
       await engine.close();
       await lastUsed.stop();
+      await identityListener.close();
       await sandbox.close();
     },
   };

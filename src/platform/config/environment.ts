@@ -131,6 +131,13 @@ export const environmentSchema = Type.Object({
     minimum: 1,
     description: 'Lifetime of login JWTs',
   }),
+  WORKFLOW_IDENTITY_CACHE_MS: Type.Integer({
+    default: 30_000,
+    minimum: 0,
+    maximum: 3_600_000,
+    description:
+      'How long a process may serve an authenticated user or API key from memory; every change invalidates it at once (NOTIFY); 0 reads the database on every request',
+  }),
   WORKFLOW_TENANT_ISOLATION: Type.String({
     default: 'multi',
     minLength: 1,

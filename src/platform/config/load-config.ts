@@ -54,6 +54,8 @@ export interface WorkflowConfig {
   readonly migrationDatabaseUrl: string | undefined;
   readonly jwtSigningKey: string | undefined;
   readonly jwtTtlSeconds: number;
+  /** Upper bound on the age of a cached identity (invalidation is by NOTIFY); 0 turns the cache off. */
+  readonly identityCacheMs: number;
   readonly tenantIsolation: string;
   readonly bootstrapAdminEmail: string | undefined;
   readonly bootstrapAdminPassword: string | undefined;
@@ -240,6 +242,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       migrationDatabaseUrl: env.WORKFLOW_MIGRATION_DATABASE_URL,
       jwtSigningKey: env.WORKFLOW_JWT_SIGNING_KEY,
       jwtTtlSeconds: env.WORKFLOW_JWT_TTL_SECONDS,
+      identityCacheMs: env.WORKFLOW_IDENTITY_CACHE_MS,
       tenantIsolation: env.WORKFLOW_TENANT_ISOLATION,
       bootstrapAdminEmail: env.WORKFLOW_BOOTSTRAP_ADMIN_EMAIL,
       bootstrapAdminPassword: env.WORKFLOW_BOOTSTRAP_ADMIN_PASSWORD,

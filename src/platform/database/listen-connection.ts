@@ -12,6 +12,8 @@ export interface ListenConnectionOptions {
   onNotification(channel: string, payload: string | undefined): void;
   /** Called after every reconnection (notifications sent meanwhile were lost). */
   onReconnected?(): void;
+  /** Called when the connection is found lost, before reconnecting (notifications are missed from now). */
+  onLost?(): void;
   logger: Logger;
   /** First delay before reconnecting, doubled up to `maxRetryMs` (defaults 1 s and 30 s). */
   retryMs?: number;
@@ -112,6 +114,7 @@ export class ListenConnection {
     this.client = undefined;
     clearInterval(this.heartbeatTimer);
     void client.end().catch(() => undefined);
+    this.options.onLost?.();
     this.options.logger.warn(
       { err: describeDatabaseError(error), connection: this.options.applicationName },
       'LISTEN connection lost; reconnecting',

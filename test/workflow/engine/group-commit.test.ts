@@ -3,7 +3,11 @@ import { test } from 'node:test';
 import { GroupCommit, type GroupOutcome } from '../../../src/workflow/engine/driver/group-commit.js';
 
 /** A GroupCommit whose writes are recorded and finish when the test says so. */
-function recordingQueue(options: { maxBatch: number; key?: (item: string) => string }) {
+function recordingQueue(options: {
+  maxBatch: number;
+  key?: (item: string) => string;
+  failsQueued?: (error: unknown) => boolean;
+}) {
   const batches: string[][] = [];
   const finishers: (() => void)[] = [];
   const queue = new GroupCommit<string, string>(async (items) => {
@@ -58,4 +62,35 @@ test('each item gets its own outcome; a write that throws fails every item of it
   assert.equal(await blocker, 'Z');
   assert.equal(await mixed[0], 'Y', 'its batch-mate failed on its own');
   await assert.rejects(mixed[1] as Promise<string>, /bad-one/);
+});
+
+test('a batch that failed for a reason every item meets (failsQueued) fails the queued items at once', async () => {
+  const unreachable = (error: unknown) => error instanceof Error && error.message === 'the statement failed';
+  const { queue, batches, finishNext } = recordingQueue({ maxBatch: 10, failsQueued: unreachable });
+  const first = queue.push('boom');
+  const queued = ['b', 'c'].map((item) => queue.push(item));
+  const settled = Promise.allSettled(queued);
+  await finishNext();
+  await assert.rejects(first, /the statement failed/);
+  const outcomes = await settled;
+  assert.deepEqual(
+    outcomes.map((outcome) => outcome.status === 'rejected' && (outcome.reason as Error).message),
+    ['the statement failed', 'the statement failed'],
+  );
+  assert.deepEqual(batches, [['boom']], 'the queued items were not written in a batch of their own');
+  const afterwards = queue.push('d');
+  await finishNext();
+  assert.equal(await afterwards, 'D', 'a later item is written again');
+});
+
+test('an item-specific failure does not fail the queued items', async () => {
+  const unreachable = (error: unknown) => error instanceof Error && error.message === 'the statement failed';
+  const { queue, batches, finishNext } = recordingQueue({ maxBatch: 10, failsQueued: unreachable });
+  const first = queue.push('bad-1');
+  const queued = queue.push('b');
+  await finishNext();
+  await assert.rejects(first, /bad-1/);
+  await finishNext();
+  assert.equal(await queued, 'B');
+  assert.deepEqual(batches, [['bad-1'], ['b']]);
 });

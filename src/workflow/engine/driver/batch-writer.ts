@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Pool, PoolClient } from '../../../platform/database/pool.js';
+import { isDatabaseUnavailable, type Pool, type PoolClient } from '../../../platform/database/pool.js';
 import type { Effect } from '../runtime/index.js';
 import {
   addGuardedUpdates,
@@ -60,7 +60,8 @@ export interface BatchSpec<I, P extends PlannedWrite, O> {
  * rows written), follow up each written instance, and drive the rest one by one (`alone`). Outcomes
  * are in the items' order; an item's planning error is its outcome only. On the pool a statement
  * that failed wrote nothing, so its items go `alone`, and a follow-up that failed is that item's
- * error; in the caller's transaction either failure is thrown, as the transaction is lost.
+ * error; in the caller's transaction either failure is thrown, as the transaction is lost. A
+ * statement that failed because the database is out of reach is every batched item's error.
  */
 export async function writeBatch<I, P extends PlannedWrite, O>(
   items: readonly I[],
@@ -82,7 +83,17 @@ export async function writeBatch<I, P extends PlannedWrite, O>(
       outcomes[index] = { ok: false, error };
     }
   }
-  const records = batched.length > 0 ? await writeTogether(batched, spec, onPool) : undefined;
+  let records: Awaited<ReturnType<typeof writeTogether>>;
+  try {
+    records = batched.length > 0 ? await writeTogether(batched, spec, onPool) : undefined;
+  } catch (error) {
+    if (!onPool) throw error;
+    // The database is out of reach: driving each item alone would wait out the same timeouts once
+    // per item, one after another. Every batched item fails with that error (nothing was written).
+    for (const { index } of batched) outcomes[index] = { ok: false, error };
+    batched.length = 0;
+    records = new Map();
+  }
   if (records === undefined) onTheirOwn.push(...batched.map((b) => b.index));
   for (const { index, planned } of records === undefined ? [] : batched) {
     const { record, written } = records?.get(planned.target.instanceId) ?? {};
@@ -113,7 +124,8 @@ export async function writeBatch<I, P extends PlannedWrite, O>(
 
 /**
  * Writes the batched items with one statement; by instance id, those written with what they wrote.
- * Undefined when the statement failed on the pool (nothing was written).
+ * Undefined when the statement failed on the pool (nothing was written) for a reason an item alone
+ * may not meet; an unreachable database is thrown.
  */
 async function writeTogether<P extends PlannedWrite>(
   batched: readonly { planned: P }[],
@@ -137,7 +149,7 @@ async function writeTogether<P extends PlannedWrite>(
     }
     return result;
   } catch (error) {
-    if (!onPool) throw error;
+    if (!onPool || isDatabaseUnavailable(error)) throw error;
     return undefined;
   }
 }

@@ -19,7 +19,16 @@ export class GroupCommit<I, O> {
 
   constructor(
     private readonly write: (items: I[]) => Promise<GroupOutcome<O>[]>,
-    private readonly options: { maxBatch: number; key?: (item: I) => string },
+    private readonly options: {
+      maxBatch: number;
+      key?: (item: I) => string;
+      /**
+       * True for an error the items queued meanwhile would meet as well (the database is out of
+       * reach): when every item of a batch failed with one, the queued items fail with it at once
+       * instead of each batch waiting out the same timeouts in turn.
+       */
+      failsQueued?: (error: unknown) => boolean;
+    },
   ) {}
 
   /** Queues `item`; resolves with its outcome once its batch is written. */
@@ -50,10 +59,22 @@ export class GroupCommit<I, O> {
         for (const [index, queued] of batch.entries()) {
           queued.settle(outcomes[index] ?? { ok: false, error: new Error('a batch write lost an item') });
         }
+        const shared = this.sharedFailure(outcomes);
+        if (shared !== undefined) {
+          for (const queued of this.queue.splice(0)) queued.settle(shared);
+        }
       }
     } finally {
       this.writing = false;
     }
+  }
+
+  private sharedFailure(outcomes: readonly GroupOutcome<O>[]): GroupOutcome<O> | undefined {
+    const failsQueued = this.options.failsQueued;
+    if (failsQueued === undefined || outcomes.length === 0) return undefined;
+    const first = outcomes[0];
+    if (first === undefined || first.ok || !failsQueued(first.error)) return undefined;
+    return outcomes.every((outcome) => !outcome.ok && failsQueued(outcome.error)) ? first : undefined;
   }
 
   private takeBatch(): Queued<I, O>[] {

@@ -1,6 +1,11 @@
 import pg from 'pg';
 import type { Clock } from '../../../platform/clock.js';
-import { withTransaction, type Pool, type PoolClient } from '../../../platform/database/pool.js';
+import {
+  isDatabaseUnavailable,
+  withTransaction,
+  type Pool,
+  type PoolClient,
+} from '../../../platform/database/pool.js';
 import type { TaskAnnouncer } from '../../external-tasks/task-notifier.js';
 import type { ModelCache } from '../../deployments/model-cache.js';
 import type { Effect, EngineEvent, InstanceState, Variables } from '../runtime/index.js';
@@ -104,6 +109,7 @@ export class InstanceDriver {
     this.recentWrites = new GroupCommit((items) => this.writeRecent(items), {
       maxBatch: 100,
       key: (item) => item.instanceId,
+      failsQueued: isDatabaseUnavailable,
     });
   }
 
@@ -181,7 +187,10 @@ export class InstanceDriver {
     const queueKey = `${definition.id}/${latestEnabled}`;
     let queue = this.startWrites.get(queueKey);
     if (queue === undefined) {
-      queue = new GroupCommit((items) => this.writeStarts(items), { maxBatch: 100 });
+      queue = new GroupCommit((items) => this.writeStarts(items), {
+        maxBatch: 100,
+        failsQueued: isDatabaseUnavailable,
+      });
       this.startWrites.set(queueKey, queue);
     }
     return queue.push({

@@ -2,6 +2,7 @@ import type { Pool } from '../../../platform/database/pool.js';
 import { pgErrorCode, PgErrorCode } from '../../../platform/database/pool.js';
 import { generateApiKey } from '../auth/api-key-format.js';
 import type { Identity } from '../auth/identity.js';
+import type { IdentityCache } from '../auth/identity-cache.js';
 import { WorkflowErrors } from '../../errors.js';
 import type { ApiKeyHasher } from './api-key-hasher.js';
 import { insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from './api-key-repository.js';
@@ -20,6 +21,7 @@ export class ApiKeyService {
   constructor(
     private readonly pool: Pool,
     private readonly hasher: ApiKeyHasher,
+    private readonly identities: IdentityCache,
   ) {}
 
   /** Creates a key for the caller. */
@@ -54,7 +56,9 @@ export class ApiKeyService {
 
   /** Revokes one of the caller's keys; 404 for a key that is not theirs. */
   async revoke(identity: Identity, keyId: string): Promise<void> {
-    if (!(await revokeApiKey(this.pool, identity.userId, keyId)))
-      throw WorkflowErrors.notFound('No such API key');
+    const revoked = await revokeApiKey(this.pool, identity.userId, keyId);
+    // The NOTIFY reaches this process too, but the key's next request may arrive before it.
+    this.identities.invalidate();
+    if (!revoked) throw WorkflowErrors.notFound('No such API key');
   }
 }

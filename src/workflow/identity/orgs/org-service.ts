@@ -2,6 +2,7 @@ import type { Pool } from '../../../platform/database/pool.js';
 import { pgErrorCode, PgErrorCode } from '../../../platform/database/pool.js';
 import { isPlatformAdmin, requireOrgRole, requirePlatformAdmin } from '../auth/authorization.js';
 import type { Identity, OrgRole } from '../auth/identity.js';
+import type { IdentityCache } from '../auth/identity-cache.js';
 import { WorkflowErrors } from '../../errors.js';
 import * as orgs from './org-repository.js';
 import {
@@ -12,7 +13,10 @@ import {
 
 /** Organisations, their members and their process groups, with the role checks of the interface decisions. */
 export class OrgService {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly identities: IdentityCache,
+  ) {}
 
   /** Creates an organisation (PlatformAdmin). */
   async create(identity: Identity, name: string, slug: string): Promise<orgs.OrgRecord> {
@@ -42,6 +46,8 @@ export class OrgService {
   ): Promise<orgs.MembershipRecord> {
     requireOrgRole(identity, orgId, []);
     const membership = await orgs.upsertMembership(this.pool, orgId, userId, roles);
+    // The NOTIFY reaches this process too, but the member's next request may arrive before it.
+    this.identities.invalidate();
     if (!membership) throw WorkflowErrors.notFound('No such organisation or user');
     return membership;
   }
@@ -49,7 +55,9 @@ export class OrgService {
   /** Removes a user from an organisation (OrgAdmin). */
   async removeMembership(identity: Identity, orgId: string, userId: string): Promise<void> {
     requireOrgRole(identity, orgId, []);
-    if (!(await orgs.deleteMembership(this.pool, orgId, userId))) {
+    const removed = await orgs.deleteMembership(this.pool, orgId, userId);
+    this.identities.invalidate();
+    if (!removed) {
       throw WorkflowErrors.notFound('This user is not a member of the organisation');
     }
   }

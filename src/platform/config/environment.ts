@@ -166,6 +166,13 @@ export const environmentSchema = Type.Object({
     description:
       'Instances one multi-instance activity may have (loop cardinality or input collection size); more is an incident on the activity',
   }),
+  WORKFLOW_BATCH_MAX_ITEMS: Type.Integer({
+    default: 1_000_000,
+    minimum: 1,
+    maximum: 10_000_000,
+    description:
+      'Instances one batch may hold; a batch whose selection is larger is refused (400) and nothing is created',
+  }),
   WORKFLOW_HISTORY_RETENTION_DAYS: Type.Integer({
     default: 30,
     minimum: 1,

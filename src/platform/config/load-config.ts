@@ -66,6 +66,8 @@ export interface WorkflowConfig {
   readonly engineMaxMultiInstance: number;
   /** Days the history of a finished instance is kept before the leader's housekeeping deletes it. */
   readonly historyRetentionDays: number;
+  /** Instances one batch may hold (WORKFLOW_BATCH_MAX_ITEMS). */
+  readonly batchMaxItems: number;
   /** How long the timer leader lease lasts unless renewed. */
   readonly leaderLeaseMs: number;
   /** Between two renewals of the timer leader lease (shorter than the lease). */
@@ -251,6 +253,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       engineMaxSteps: env.WORKFLOW_ENGINE_MAX_STEPS,
       engineMaxMultiInstance: env.WORKFLOW_MAX_MULTI_INSTANCE,
       historyRetentionDays: env.WORKFLOW_HISTORY_RETENTION_DAYS,
+      batchMaxItems: env.WORKFLOW_BATCH_MAX_ITEMS,
       leaderLeaseMs: env.WORKFLOW_LEADER_LEASE_MS,
       leaderHeartbeatMs: leaderHeartbeat,
       scripts: {

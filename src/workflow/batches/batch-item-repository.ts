@@ -27,12 +27,13 @@ export interface ItemSelection {
 
 /**
  * Inserts one pending item per instance of the org that the selection names (by ids, or by the
- * instance list's filters), in one statement; returns how many.
+ * instance list's filters), `limit` at most, in one statement; returns how many.
  */
 export async function insertSelectedItems(
   client: PoolClient,
   batchId: string,
   selection: ItemSelection,
+  limit: number,
 ): Promise<number> {
   const result = await client.query(
     `INSERT INTO batch_items (batch_id, instance_id)
@@ -42,7 +43,8 @@ export async function insertSelectedItems(
        AND ($4::uuid IS NULL OR p.definition_id = $4)
        AND ($5::text IS NULL OR p.process_key = $5)
        AND ($6::text IS NULL OR p.state = $6)
-       AND ($7::text IS NULL OR p.business_key = $7)`,
+       AND ($7::text IS NULL OR p.business_key = $7)
+     LIMIT $8`,
     [
       batchId,
       selection.orgId,
@@ -51,6 +53,7 @@ export async function insertSelectedItems(
       selection.processKey ?? null,
       selection.state ?? null,
       selection.businessKey ?? null,
+      limit,
     ],
   );
   return result.rowCount ?? 0;

@@ -113,3 +113,21 @@ export async function completeFinishedBatches(client: PoolClient, now: Date): Pr
     values: [now],
   });
 }
+
+/**
+ * Deletes up to `limit` completed batches that finished before `before`, with their items (ON
+ * DELETE CASCADE); returns how many. Run by the leader's housekeeping as the owner login.
+ */
+export async function deleteFinishedBatches(
+  db: Pool | PoolClient,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const result = await db.query({
+    name: 'workflow.batches.delete-finished',
+    text: `DELETE FROM batches WHERE id IN (
+             SELECT id FROM batches WHERE state = 'completed' AND finished_at < $1 LIMIT $2)`,
+    values: [before, limit],
+  });
+  return result.rowCount ?? 0;
+}

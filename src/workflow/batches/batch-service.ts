@@ -11,7 +11,7 @@ import { findBatch, insertBatch, listBatches, setBatchTotal, type BatchRecord } 
 
 const readers: OrgRole[] = ['Developer', 'Operator', 'Reader'];
 
-/** Most instance ids a batch request may list (a filter selects any number). */
+/** Most instance ids a batch request may list. */
 export const MAX_BATCH_INSTANCE_IDS = 100_000;
 
 /** A batch to create. */
@@ -35,6 +35,8 @@ export class BatchService {
     private readonly operations: BatchOperations,
     private readonly clock: Clock,
     private readonly executor: Pick<JobExecutor<BatchItem>, 'nudge'>,
+    /** Most instances one batch may hold (its item rows are inserted with it, in one transaction). */
+    private readonly maxItems: number,
   ) {}
 
   /** Creates a batch; 400 for an unknown type, bad parameters, or a selection with no instance. */
@@ -58,12 +60,17 @@ export class BatchService {
         createdBy: identity.userId,
         now: this.clock.now(),
       });
-      const total = await insertSelectedItems(client, id, {
-        orgId: request.orgId,
-        instanceIds: request.instanceIds,
-        ...request.filter,
-      });
+      const total = await insertSelectedItems(
+        client,
+        id,
+        { orgId: request.orgId, instanceIds: request.instanceIds, ...request.filter },
+        this.maxItems + 1,
+      );
       if (total === 0) throw WorkflowErrors.validation('The selection has no process instance');
+      if (total > this.maxItems)
+        throw WorkflowErrors.validation(
+          `The selection has more than ${this.maxItems} process instances; narrow the filter or split the batch`,
+        );
       await setBatchTotal(client, id, total);
     });
     this.executor.nudge();

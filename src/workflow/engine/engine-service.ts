@@ -152,7 +152,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     idempotency: new IdempotentRequests(deps.pool, deps.logger),
     driver,
     migrations,
-    batches: new BatchService(deps.pool, operations, deps.clock, batchRuns),
+    batches: new BatchService(deps.pool, operations, deps.clock, batchRuns, deps.config.batchMaxItems),
     batchRuns,
     timers,
     housekeeping,

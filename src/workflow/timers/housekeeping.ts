@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../platform/clock.js';
 import type { Pool, PoolClient } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
+import { deleteFinishedBatches } from '../batches/batch-repository.js';
 import { deleteExpiredBufferedMessages } from '../engine/store/buffered-messages.js';
 import { deleteHistoryOf } from '../engine/store/process-history.js';
 import { findEndedInstances } from '../engine/store/process-instances.js';
@@ -38,6 +39,8 @@ export interface HousekeepingResult {
   batches: number;
   /** Buffered messages deleted because their time to live had passed. */
   expiredMessages: number;
+  /** Completed batches (with their items) that finished more than `retentionDays` ago. */
+  finishedBatches: number;
 }
 
 interface Cursor {
@@ -48,7 +51,8 @@ interface Cursor {
 const INSTANCES_PER_PAGE = 100;
 
 /**
- * The leader's housekeeping: deletes expired buffered messages, and the `process_history` rows of
+ * The leader's housekeeping: deletes expired buffered messages, completed batches older than
+ * `retentionDays`, and the `process_history` rows of
  * instances that ended more than `retentionDays` ago, in batches of at most `batchSize` rows with a pause between. The instance rows
  * themselves stay (state, variables, incidents remain readable); only their step-by-step history goes.
  * Instances are walked in order of their end from a cursor kept between runs, so each ended instance
@@ -76,8 +80,15 @@ export class Housekeeping {
     const batchSize = this.options.batchSize ?? 1_000;
     const pauseMs = this.options.pauseMs ?? 100;
     const cutoff = new Date(clock.now().getTime() - retentionDays * 86_400_000);
-    const result: HousekeepingResult = { instances: 0, historyRows: 0, batches: 0, expiredMessages: 0 };
+    const result: HousekeepingResult = {
+      instances: 0,
+      historyRows: 0,
+      batches: 0,
+      expiredMessages: 0,
+      finishedBatches: 0,
+    };
     result.expiredMessages = await this.deleteExpiredMessages(batchSize, pauseMs, signal, fence);
+    result.finishedBatches = await this.deleteFinishedBatches(cutoff, batchSize, pauseMs, signal, fence);
     while (!signal?.aborted) {
       const rows = await findEndedInstances(pool, {
         endedBefore: cutoff,
@@ -99,7 +110,7 @@ export class Housekeeping {
       const last = rows[rows.length - 1] as { id: string; ended_at: Date };
       this.cursor = { endedAt: last.ended_at, id: last.id };
     }
-    if (result.historyRows > 0 || result.expiredMessages > 0)
+    if (result.historyRows > 0 || result.expiredMessages > 0 || result.finishedBatches > 0)
       this.options.logger?.info({ ...result, retentionDays }, 'history purged');
     return result;
   }
@@ -119,6 +130,26 @@ export class Housekeeping {
       );
       total += deleted;
       if (deleted < batchSize) break;
+      if (pauseMs > 0) await sleep(pauseMs, undefined, { signal }).catch(() => undefined);
+    }
+    return total;
+  }
+
+  // A batch's items are one row per instance: kept as long as the history of those instances.
+  private async deleteFinishedBatches(
+    cutoff: Date,
+    batchSize: number,
+    pauseMs: number,
+    signal: AbortSignal | undefined,
+    fence: TransactionFence | undefined,
+  ) {
+    let total = 0;
+    // Batches are deleted a few at a time: each takes up to its total of item rows with it.
+    const perDelete = Math.max(1, Math.floor(batchSize / 100));
+    while (!signal?.aborted) {
+      const deleted = await this.write(fence, (db) => deleteFinishedBatches(db, cutoff, perDelete));
+      total += deleted;
+      if (deleted < perDelete) break;
       if (pauseMs > 0) await sleep(pauseMs, undefined, { signal }).catch(() => undefined);
     }
     return total;

@@ -54,7 +54,13 @@ test('deletes in batches the history of instances ended before the retention per
   });
 
   const result = await housekeeping.runOnce();
-  assert.deepEqual(result, { instances: 2, historyRows: 28, batches: 3, expiredMessages: 0 });
+  assert.deepEqual(result, {
+    instances: 2,
+    historyRows: 28,
+    batches: 3,
+    expiredMessages: 0,
+    finishedBatches: 0,
+  });
   assert.equal(await historyOf(old), 0);
   assert.equal(await historyOf(older), 0);
   assert.equal(await historyOf(recent), 4);
@@ -67,6 +73,7 @@ test('deletes in batches the history of instances ended before the retention per
     historyRows: 0,
     batches: 0,
     expiredMessages: 0,
+    finishedBatches: 0,
   });
   clock.set('2026-03-25T00:00:00Z');
   assert.deepEqual(await housekeeping.runOnce(), {
@@ -74,6 +81,7 @@ test('deletes in batches the history of instances ended before the retention per
     historyRows: 4,
     batches: 1,
     expiredMessages: 0,
+    finishedBatches: 0,
   });
   assert.equal(await historyOf(recent), 0);
 });

@@ -223,3 +223,42 @@ describe('batches (POST/GET /api/v1/batches)', () => {
     );
   });
 });
+
+describe('a batch larger than WORKFLOW_BATCH_MAX_ITEMS', () => {
+  let f: EngineFixture;
+  before(async () => {
+    f = await createEngineFixture({ WORKFLOW_BATCH_MAX_ITEMS: '3' });
+    assert.equal((await f.deploy('migrate-v1.bpmn')).statusCode, 201);
+  });
+  after(() => f?.close());
+
+  test('is refused with 400 and nothing is created; one of the limit is created', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await f.start('shipping')).id);
+    const create = (filter: Record<string, unknown>) =>
+      f.workflow.request({
+        method: 'POST',
+        url: '/api/v1/batches',
+        token: f.tokens.operator,
+        body: { org_id: f.orgId, type: 'suspend', filter },
+      });
+    const refused = await create({ process_key: 'shipping' });
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.match((refused.json() as { message: string }).message, /more than 3 process instances/);
+    const { rows } = await f.workflow.database.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM batches',
+    );
+    assert.equal(rows[0]?.n, 0);
+    const empty = await create({ process_key: 'nothing-here' });
+    assert.equal(empty.statusCode, 400, 'an empty selection is still its own error');
+    assert.match((empty.json() as { message: string }).message, /no process instance/);
+    const within = await f.workflow.request({
+      method: 'POST',
+      url: '/api/v1/batches',
+      token: f.tokens.operator,
+      body: { org_id: f.orgId, type: 'suspend', instance_ids: ids.slice(0, 3) },
+    });
+    assert.equal(within.statusCode, 201, within.body);
+    assert.equal((within.json() as Batch).total, 3);
+  });
+});

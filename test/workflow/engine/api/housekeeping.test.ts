@@ -47,4 +47,35 @@ describe('history housekeeping in the service (WORKFLOW_HISTORY_RETENTION_DAYS)'
     assert.equal(await historyCount(recent.id), 0);
     assert.ok((await historyCount(running.id)) > 0);
   });
+
+  test('completed batches that finished more than N days ago are deleted with their items', async () => {
+    const pool = f.workflow.database.pool;
+    const day = (n: number) => new Date(now.getTime() - n * DAY);
+    const { rows } = await pool.query<{ id: string; label: string }>(
+      `INSERT INTO batches (id, org_id, type, state, total, created_at, finished_at)
+       VALUES (gen_random_uuid(), $1, 'cancel', 'completed', 1, $2, $2),
+              (gen_random_uuid(), $1, 'cancel', 'completed', 1, $3, $3),
+              (gen_random_uuid(), $1, 'cancel', 'running', 1, $2, NULL)
+       RETURNING id, CASE WHEN state = 'running' THEN 'running' WHEN finished_at = $2 THEN 'old' ELSE 'recent' END AS label`,
+      [f.orgId, day(11), day(3)],
+    );
+    const running = await f.start('escalate');
+    for (const row of rows)
+      await pool.query(`INSERT INTO batch_items (batch_id, instance_id, state) VALUES ($1, $2, 'done')`, [
+        row.id,
+        running.id,
+      ]);
+    const purged = await f.workflow.service.purgeHistory();
+    assert.equal(purged.finishedBatches, 1);
+    const left = await pool.query<{ id: string }>('SELECT id FROM batches WHERE id = ANY($1)', [
+      rows.map((row) => row.id),
+    ]);
+    const labels = rows.filter((row) => left.rows.some((l) => l.id === row.id)).map((row) => row.label);
+    assert.deepEqual(labels.sort(), ['recent', 'running']);
+    const items = await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM batch_items WHERE batch_id = ANY($1)',
+      [rows.map((row) => row.id)],
+    );
+    assert.equal(items.rows[0]?.n, 2, "the old batch's items went with it");
+  });
 });

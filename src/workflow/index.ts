@@ -15,6 +15,7 @@ import { LastUsedRecorder } from './identity/api-keys/last-used-recorder.js';
 import { registerApiKeyRoutes } from './identity/api-keys/routes.js';
 import { installAuthentication } from './identity/auth/authentication-hook.js';
 import { Authenticator } from './identity/auth/authenticator.js';
+import type { HousekeepingResult } from './timers/housekeeping.js';
 import { IdentityCache } from './identity/auth/identity-cache.js';
 import { IdentityChangeListener } from './identity/auth/identity-change-listener.js';
 import { JwtCodec } from './identity/auth/jwt.js';
@@ -83,8 +84,8 @@ export interface WorkflowService {
   runConnectorJobs(): Promise<{ claimed: number; fired: number; failed: number }>;
   /** Delivers the due rows of the thrown-event outbox now (tests without the background loop). */
   deliverThrownEvents(): Promise<{ claimed: number; fired: number; failed: number }>;
-  /** Deletes history past WORKFLOW_HISTORY_RETENTION_DAYS now, as the leader does hourly. */
-  purgeHistory(): Promise<{ instances: number; historyRows: number; batches: number }>;
+  /** Deletes history and finished batches past WORKFLOW_HISTORY_RETENTION_DAYS now, as the leader does hourly. */
+  purgeHistory(): Promise<HousekeepingResult>;
   /** Closes the HTTP server (draining requests) and stops background work. The pool is the host's. */
   close(): Promise<void>;
 }

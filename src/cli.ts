@@ -13,13 +13,20 @@ import {
 } from './records/cli/records-commands.js';
 import { rotateSecretsKeyCommand } from './workflow/cli/rotate-secrets-key-command.js';
 
+/** The console of a service whose API is at `apiUrl` (records answers under /api). */
+function consoleUrl(apiUrl: string): string {
+  return `${new URL(apiUrl).origin}/console/`;
+}
+
 /** Runs services until SIGINT/SIGTERM, then shuts down cleanly; a second signal forces the exit. */
 async function serve(services: ServiceName[]): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel);
   const running = await runServices(config, services, logger);
-  for (const [service, url] of Object.entries(running.urls))
+  for (const [service, url] of Object.entries(running.urls)) {
     logger.info({ service, url }, `${service} listening`);
+    logger.info({ service, url: consoleUrl(url) }, `${service} console at ${consoleUrl(url)}`);
+  }
   for (const [service, url] of Object.entries(running.scrapeUrls))
     logger.info({ service, url: `${url}/metrics` }, `${service} metrics listening (no token)`);
   let stopping = false;

@@ -7,7 +7,7 @@ import { migrate } from '../platform/database/migrate.js';
 import { grantApplicationRole } from '../platform/database/role-membership.js';
 import { appRole } from './access/database-roles.js';
 import type { Pool } from '../platform/database/pool.js';
-import { createHttpServer, type HttpServer } from '../platform/http/index.js';
+import { createHttpServer, serveConsole, type HttpServer } from '../platform/http/index.js';
 import type { Logger } from '../platform/logging/logger.js';
 import { createMetricsRegistry } from '../platform/metrics/registry.js';
 import { createRateLimitStore, type RateLimitStore } from '../platform/rate-limit/limiter.js';
@@ -182,6 +182,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     openapi: { title: 'weft records', version: '1', description: 'Schema-driven records API' },
   });
   instrumentOperations(app, metrics);
+  await serveConsole(app, 'records');
   installAuthentication(
     app,
     auth.authenticator,

@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import { migrate } from '../platform/database/migrate.js';
 import { grantApplicationRole } from '../platform/database/role-membership.js';
 import type { Pool } from '../platform/database/pool.js';
-import { createHttpServer, type HttpServer } from '../platform/http/index.js';
+import { createHttpServer, serveConsole, type HttpServer } from '../platform/http/index.js';
 import type { Logger } from '../platform/logging/logger.js';
 import { createMetricsRegistry } from '../platform/metrics/registry.js';
 import { registerInstanceGauges } from './instances/instance-gauges.js';
@@ -143,6 +143,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
       description: 'BPMN orchestration: identity, processes, decisions',
     },
   });
+  await serveConsole(app, 'workflow');
   installAuthentication(app, authenticator);
   registerOperationsRoutes(app, pool, metrics, config.healthTimeoutMs);
   registerInstanceGauges(metrics, pool, clock);

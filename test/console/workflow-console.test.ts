@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { createMigratedDatabase, type TestDatabase } from '../helpers/database.js';
+import { launchBrowser, openPage, screenshot, seriousViolations } from '../helpers/browser.js';
+import { startTestWorkflow, type TestWorkflow } from '../helpers/workflow.js';
+
+describe('workflow console: shell, login and deep links', () => {
+  let database: TestDatabase;
+  let workflow: TestWorkflow;
+  let browser: Browser;
+  let origin: string;
+
+  before(async () => {
+    database = await createMigratedDatabase('workflow');
+    workflow = await startTestWorkflow({ database });
+    const userId = await workflow.createUser('ops@example.com', 'ops password');
+    const { rows } = await database.pool.query<{ id: string }>(
+      `INSERT INTO orgs (name, slug) VALUES ('Acme', 'acme') RETURNING id`,
+    );
+    await database.pool.query(
+      `INSERT INTO memberships (org_id, user_id, roles) VALUES ($1, $2, '{Developer,Operator}')`,
+      [rows[0]!.id, userId],
+    );
+    origin = new URL(await workflow.service.app.listen({ host: '127.0.0.1', port: 0 })).origin;
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await workflow?.close();
+    await database?.drop();
+  });
+
+  test('the service serves the app at /console/ with a strict CSP, and deep links load the app', async () => {
+    for (const path of ['/console/', '/console/processes', '/console/instances/0f9c']) {
+      const response = await fetch(`${origin}${path}`);
+      assert.equal(response.status, 200, path);
+      assert.match(response.headers.get('content-type') ?? '', /text\/html/);
+      assert.match(response.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+      assert.match(await response.text(), /<div id="app">/);
+    }
+    const redirect = await fetch(`${origin}/console`, { redirect: 'manual' });
+    assert.equal(redirect.status, 302);
+    assert.equal(redirect.headers.get('location'), '/console/');
+  });
+
+  test('a deep link asks to log in, then shows the page it named', async () => {
+    const { page, errors, close } = await openPage(browser);
+    try {
+      await page.goto(`${origin}/console/processes`);
+      await page.getByLabel('Email').fill('ops@example.com');
+      await page.getByLabel('Password').fill('wrong password');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('alert').waitFor();
+      const refusal = await workflow.request({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        body: { email: 'ops@example.com', password: 'wrong password' },
+      });
+      const message = (refusal.json() as { message: string }).message;
+      assert.ok(
+        ((await page.getByRole('alert').textContent()) ?? '').includes(message),
+        "the API's own message is shown beside the form",
+      );
+      await page.getByLabel('Password').fill('ops password');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('heading', { name: 'Processes' }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/console/processes');
+      assert.equal(await page.getByLabel('Organisation').inputValue(), (await orgId()) ?? '');
+      await screenshot(page, 'workflow-processes-empty');
+      assert.deepEqual(await seriousViolations(page), []);
+      assert.deepEqual(
+        errors.filter((error) => !/401/.test(error)),
+        [],
+      );
+    } finally {
+      await close();
+    }
+  });
+
+  test('fits a 390-px phone screen without horizontal scrolling', async () => {
+    const { page, close } = await openPage(browser, { width: 390, height: 844 });
+    try {
+      await page.goto(`${origin}/console/`);
+      await page.getByLabel('Email').fill('ops@example.com');
+      await page.getByLabel('Password').fill('ops password');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('heading', { name: 'Processes' }).waitFor();
+      const overflow = await page.evaluate<number>(
+        'document.documentElement.scrollWidth - window.innerWidth',
+      );
+      assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
+    } finally {
+      await close();
+    }
+  });
+
+  async function orgId(): Promise<string | undefined> {
+    const { rows } = await database.pool.query<{ id: string }>(`SELECT id FROM orgs WHERE slug = 'acme'`);
+    return rows[0]?.id;
+  }
+});

@@ -39,6 +39,13 @@ describe('workflow console: shell, login and deep links', () => {
       assert.match(response.headers.get('content-security-policy') ?? '', /script-src 'self'/);
       assert.match(await response.text(), /<div id="app">/);
     }
+    const html = await (await fetch(`${origin}/console/`)).text();
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    assert.ok(script, 'index.html loads a hashed script');
+    const asset = await fetch(`${origin}${script}`, { headers: { 'accept-encoding': 'br' } });
+    assert.equal(asset.status, 200);
+    assert.equal(asset.headers.get('content-encoding'), 'br', 'the precompressed file is sent');
+    assert.match(asset.headers.get('cache-control') ?? '', /immutable/);
     const redirect = await fetch(`${origin}/console`, { redirect: 'manual' });
     assert.equal(redirect.status, 302);
     assert.equal(redirect.headers.get('location'), '/console/');

@@ -55,6 +55,8 @@ export async function serveConsole(app: HttpServer, name: 'workflow' | 'records'
       prefix: '/console/',
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each asset; a browser that accepts them gets those.
+      preCompressed: true,
       setHeaders: (reply, path) => {
         void reply.header(
           'cache-control',

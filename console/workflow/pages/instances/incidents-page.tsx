@@ -64,14 +64,14 @@ export function IncidentsPage() {
           );
         }}
       >
-        <label>
-          Error message contains
-          <input name="error" value={error} />
-        </label>
-        <label>
-          Element
-          <input name="element_id" value={elementId} placeholder="element id" />
-        </label>
+        <div class="field">
+          <label for="filter-error">Error message contains</label>
+          <input id="filter-error" name="error" value={error} />
+        </div>
+        <div class="field">
+          <label for="filter-element_id">Element</label>
+          <input id="filter-element_id" name="element_id" value={elementId} placeholder="element id" />
+        </div>
         <button type="submit" class="primary">
           Apply filters
         </button>

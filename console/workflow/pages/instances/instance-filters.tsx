@@ -62,9 +62,9 @@ export function InstanceFilters(props: {
         });
       }}
     >
-      <label>
-        Process
-        <select name="process_key" value={query.process_key ?? ''}>
+      <div class="field">
+        <label for="filter-process_key">Process</label>
+        <select id="filter-process_key" name="process_key" value={query.process_key ?? ''}>
           <option value="">Any</option>
           {keys.map((key) => (
             <option key={key} value={key}>
@@ -72,10 +72,10 @@ export function InstanceFilters(props: {
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        Version
-        <select name="definition_id" value={query.definition_id ?? ''}>
+      </div>
+      <div class="field">
+        <label for="filter-definition_id">Version</label>
+        <select id="filter-definition_id" name="definition_id" value={query.definition_id ?? ''}>
           <option value="">Any</option>
           {versions.map((definition) => (
             <option key={definition.id} value={definition.id}>
@@ -83,10 +83,10 @@ export function InstanceFilters(props: {
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        State
-        <select name="state" value={query.state ?? ''}>
+      </div>
+      <div class="field">
+        <label for="filter-state">State</label>
+        <select id="filter-state" name="state" value={query.state ?? ''}>
           <option value="">Any</option>
           {instanceStates.map((state) => (
             <option key={state} value={state}>
@@ -94,31 +94,46 @@ export function InstanceFilters(props: {
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        Incident
-        <select name="has_incident" value={query.has_incident ?? ''}>
+      </div>
+      <div class="field">
+        <label for="filter-has_incident">Incident</label>
+        <select id="filter-has_incident" name="has_incident" value={query.has_incident ?? ''}>
           <option value="">Any</option>
           <option value="true">With an open incident</option>
           <option value="false">Without incident</option>
         </select>
-      </label>
-      <label>
-        Business key
-        <input name="business_key" value={query.business_key ?? ''} />
-      </label>
-      <label>
-        Waiting at element
-        <input name="element_id" value={query.element_id ?? ''} placeholder="element id" />
-      </label>
-      <label>
-        Started from
-        <input type="datetime-local" name="started_after" value={toLocalInput(query.started_after)} />
-      </label>
-      <label>
-        Started before
-        <input type="datetime-local" name="started_before" value={toLocalInput(query.started_before)} />
-      </label>
+      </div>
+      <div class="field">
+        <label for="filter-business_key">Business key</label>
+        <input id="filter-business_key" name="business_key" value={query.business_key ?? ''} />
+      </div>
+      <div class="field">
+        <label for="filter-element_id">Waiting at element</label>
+        <input
+          id="filter-element_id"
+          name="element_id"
+          value={query.element_id ?? ''}
+          placeholder="element id"
+        />
+      </div>
+      <div class="field">
+        <label for="filter-started_after">Started from</label>
+        <input
+          type="datetime-local"
+          id="filter-started_after"
+          name="started_after"
+          value={toLocalInput(query.started_after)}
+        />
+      </div>
+      <div class="field">
+        <label for="filter-started_before">Started before</label>
+        <input
+          type="datetime-local"
+          id="filter-started_before"
+          name="started_before"
+          value={toLocalInput(query.started_before)}
+        />
+      </div>
       <button type="submit" class="primary">
         Apply filters
       </button>

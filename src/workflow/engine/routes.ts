@@ -2,6 +2,7 @@ import type { HttpServer } from '../../platform/http/http-server.js';
 import { registerDeploymentRoutes } from '../deployments/routes.js';
 import { registerEventRoutes } from '../events/routes.js';
 import { registerExternalTaskRoutes, type ExternalTaskRouteOptions } from '../external-tasks/routes.js';
+import { registerIncidentRoutes } from '../instances/incident-routes.js';
 import { registerOperationRoutes } from '../instances/operation-routes.js';
 import { registerInstanceRoutes } from '../instances/routes.js';
 import { registerUserTaskRoutes } from '../user-tasks/routes.js';
@@ -18,6 +19,7 @@ export function registerEngineRoutes(
   registerDeploymentRoutes(app, engine.deployments);
   registerInstanceRoutes(app, engine.instances, engine.idempotency);
   registerOperationRoutes(app, engine.instances);
+  registerIncidentRoutes(app, engine.instances);
   registerExternalTaskRoutes(app, engine.externalTasks, externalTasks);
   registerUserTaskRoutes(app, engine.userTasks);
   registerEventRoutes(app, engine);

@@ -7,13 +7,20 @@ import {
   findLatestEnabled,
   hasDeployedVersion,
 } from '../engine/store/process-definitions.js';
-import { openIncidentIds, type IncidentRecord } from '../engine/store/incidents.js';
+import {
+  listOpenIncidents,
+  openIncidentIds,
+  type IncidentFilter,
+  type IncidentRecord,
+  type OrgIncidentRecord,
+} from '../engine/store/incidents.js';
 import { instanceHistory, type HistoryRecord } from '../engine/store/process-history.js';
 import {
   findInstance,
   instanceDetail,
   listInstances,
   type InstanceFilter,
+  type InstancePage,
   type InstanceRecord,
 } from '../engine/store/process-instances.js';
 import { StaleDefinitionError } from '../engine/driver/driver-errors.js';
@@ -113,12 +120,18 @@ export class InstanceService {
   }
 
   /** A page of instances with the filter's total. */
-  async list(
-    identity: Identity,
-    filter: InstanceFilter,
-  ): Promise<{ items: InstanceRecord[]; total: number }> {
+  async list(identity: Identity, filter: InstanceFilter): Promise<InstancePage> {
     requireOrgRole(identity, filter.orgId, readers);
     return listInstances(this.pool, filter);
+  }
+
+  /** A page of the org's open incidents across its instances, newest first. */
+  async incidents(
+    identity: Identity,
+    filter: IncidentFilter,
+  ): Promise<{ items: OrgIncidentRecord[]; last: { at: string; id: string } | null }> {
+    requireOrgRole(identity, filter.orgId, readers);
+    return listOpenIncidents(this.pool, filter);
   }
 
   /** The instance with its variables, active elements and open incidents. */

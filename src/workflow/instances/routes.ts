@@ -5,6 +5,8 @@ import { identityOf } from '../identity/auth/request-identity.js';
 import { authenticatedErrors, bearerSecurity, ErrorBody, IdempotencyHeaders } from '../common-schemas.js';
 import type { Variables } from '../engine/runtime/index.js';
 import type { IdempotentRequests } from '../idempotency/idempotent-requests.js';
+import { WorkflowErrors } from '../errors.js';
+import { decodeCursor, encodeCursor } from './list-cursor.js';
 import type { InstanceService } from './instance-service.js';
 import {
   HistoryEntry,
@@ -64,13 +66,16 @@ export function registerInstanceRoutes(
       schema: {
         tags,
         security,
-        summary: 'Instances of an organisation, newest first; the total is in X-Total-Count',
+        summary:
+          "Instances of an organisation, newest first; the total is in X-Total-Count, the next page's cursor in X-Next-Cursor",
         querystring: ListInstancesQuery,
         response: { 200: Type.Array(Instance), ...authenticatedErrors },
       },
     },
     async (request, reply) => {
       const query = request.query;
+      if (query.cursor !== undefined && query.offset)
+        throw WorkflowErrors.validation('cursor and offset exclude each other');
       const page = await instances.list(identityOf(request), {
         orgId: query.org_id,
         definitionId: query.definition_id,
@@ -78,9 +83,15 @@ export function registerInstanceRoutes(
         state: query.state,
         businessKey: query.business_key,
         suspended: query.suspended,
+        hasIncident: query.has_incident,
+        elementId: query.element_id,
+        startedAfter: query.started_after,
+        startedBefore: query.started_before,
         limit: clampLimit(query.limit),
         offset: query.offset ?? 0,
+        after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
       });
+      if (page.last) reply.header('x-next-cursor', encodeCursor(page.last));
       return reply.header('x-total-count', String(page.total)).send(page.items);
     },
   );

@@ -85,8 +85,26 @@ export const ListInstancesQuery = Type.Object({
   suspended: Type.Optional(
     Type.Boolean({ description: 'only suspended (true) or not suspended (false) instances' }),
   ),
+  has_incident: Type.Optional(
+    Type.Boolean({ description: 'only instances with (true) or without (false) an open incident' }),
+  ),
+  element_id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'only open instances with a token at this element',
+    }),
+  ),
+  started_after: Type.Optional(Type.String({ format: 'date-time', description: 'started at or after' })),
+  started_before: Type.Optional(Type.String({ format: 'date-time', description: 'started before' })),
   limit: Type.Optional(Type.Integer({ description: 'default 100, clamped to 1..500' })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: "keyset paging: the previous page's X-Next-Cursor (not with offset)",
+    }),
+  ),
 });
 
 /** PATCH /api/v1/process-instances/{id}/variables body. */

@@ -96,3 +96,60 @@ export interface IncidentRecord {
   message: string;
   created_at: string;
 }
+
+/** An open incident of an org, with its instance, as GET /api/v1/incidents lists it. */
+export interface OrgIncidentRecord extends IncidentRecord {
+  process_instance_id: string;
+  process_key: string;
+  definition_id: string;
+  business_key: string | null;
+}
+
+/** Filters of the org's open incident list; `after` is the keyset position (created_at DESC, id DESC). */
+export interface IncidentFilter {
+  orgId: string;
+  elementId?: string | undefined;
+  /** Text the message contains (case-insensitive). */
+  error?: string | undefined;
+  limit: number;
+  after?: { at: string; id: string } | undefined;
+}
+
+/** A page of the org's open incidents, newest first, with the position of its last one when full. */
+export async function listOpenIncidents(
+  pool: Pool,
+  filter: IncidentFilter,
+): Promise<{ items: OrgIncidentRecord[]; last: { at: string; id: string } | null }> {
+  const values: unknown[] = [filter.orgId];
+  const where = ['i.org_id = $1::uuid', 'i.resolved_at IS NULL'];
+  if (filter.elementId !== undefined) {
+    values.push(filter.elementId);
+    where.push(`i.activity_id = $${values.length}::text`);
+  }
+  if (filter.error !== undefined) {
+    values.push(`%${filter.error.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(`i.message ILIKE $${values.length}::text`);
+  }
+  if (filter.after) {
+    values.push(filter.after.at, filter.after.id);
+    where.push(`(i.created_at, i.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+  }
+  values.push(filter.limit);
+  const { rows } = await pool.query<OrgIncidentRecord & { created_at: Date; position: string }>(
+    `SELECT i.id, i.activity_id, i.kind, i.message, i.created_at, i.process_instance_id,
+            p.process_key, p.definition_id, p.business_key,
+            to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position
+     FROM incidents i JOIN process_instances p ON p.id = i.process_instance_id
+     WHERE ${where.join(' AND ')}
+     ORDER BY i.created_at DESC, i.id DESC LIMIT $${values.length}`,
+    values,
+  );
+  const lastRow = rows.length === filter.limit ? rows[rows.length - 1] : undefined;
+  return {
+    items: rows.map(({ position: _position, created_at, ...row }) => ({
+      ...row,
+      created_at: created_at.toISOString(),
+    })),
+    last: lastRow ? { at: lastRow.position, id: lastRow.id } : null,
+  };
+}

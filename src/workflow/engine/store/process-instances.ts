@@ -360,7 +360,7 @@ export async function countOpenInstances(db: Pool): Promise<OpenInstanceCount[]>
   return rows;
 }
 
-/** Filters of the instance list (the spec's parameters plus state and business key). */
+/** Filters of the instance list (the spec's parameters plus state, business key, dates, element). */
 export interface InstanceFilter {
   orgId: string;
   definitionId?: string | undefined;
@@ -369,60 +369,94 @@ export interface InstanceFilter {
   businessKey?: string | undefined;
   /** Only suspended (true) or only not suspended (false) instances. */
   suspended?: boolean | undefined;
+  /** Only instances with (true) or without (false) an open incident. */
+  hasIncident?: boolean | undefined;
+  /** Only open instances with a token waiting at this element. */
+  elementId?: string | undefined;
+  startedAfter?: string | undefined;
+  startedBefore?: string | undefined;
   limit: number;
   offset: number;
+  /** Keyset paging: only instances after this position of the order (started_at DESC, id DESC). */
+  after?: InstancePosition | undefined;
 }
 
-/** One page of instances, newest first, with the total count of the filter. */
-export async function listInstances(
-  pool: Pool,
-  filter: InstanceFilter,
-): Promise<{ items: InstanceRecord[]; total: number }> {
-  const { rows } = await pool.query<InstanceRow & { total: string }>({
-    name: 'workflow.instances.list',
-    text: `SELECT id, org_id, counter, process_key, definition_id, state, business_key, variables, started_at, ended_at,
-                  parent_instance_id, suspended, count(*) OVER () AS total
-           FROM process_instances
-           WHERE org_id = $1
-             AND ($2::uuid IS NULL OR definition_id = $2)
-             AND ($3::text IS NULL OR process_key = $3)
-             AND ($4::text IS NULL OR state = $4)
-             AND ($5::text IS NULL OR business_key = $5)
-             AND ($8::boolean IS NULL OR suspended = $8)
-           ORDER BY started_at DESC, id DESC
-           LIMIT $6 OFFSET $7`,
-    values: [
-      filter.orgId,
-      filter.definitionId ?? null,
-      filter.processKey ?? null,
-      filter.state ?? null,
-      filter.businessKey ?? null,
-      filter.limit,
-      filter.offset,
-      filter.suspended ?? null,
-    ],
-  });
-  if (rows.length === 0 && filter.offset > 0) {
-    // Past the end of the list the window function has no row to report the total on.
-    const { rows: counted } = await pool.query<{ total: string }>(
-      `SELECT count(*) AS total FROM process_instances
-       WHERE org_id = $1 AND ($2::uuid IS NULL OR definition_id = $2) AND ($3::text IS NULL OR process_key = $3)
-         AND ($4::text IS NULL OR state = $4) AND ($5::text IS NULL OR business_key = $5)
-         AND ($6::boolean IS NULL OR suspended = $6)`,
-      [
-        filter.orgId,
-        filter.definitionId ?? null,
-        filter.processKey ?? null,
-        filter.state ?? null,
-        filter.businessKey ?? null,
-        filter.suspended ?? null,
-      ],
+/** A position in the instance list's order, as a cursor carries it. */
+export interface InstancePosition {
+  at: string;
+  id: string;
+}
+
+/** One page of instances, newest first, with the filter's total and the position of the last item. */
+export interface InstancePage {
+  items: InstanceRecord[];
+  total: number;
+  /** Where the next page starts; null when this page is not full. */
+  last: InstancePosition | null;
+}
+
+function instanceConditions(filter: InstanceFilter, values: unknown[]): string[] {
+  const param = (value: unknown, type: string) => {
+    values.push(value);
+    return `$${values.length}::${type}`;
+  };
+  const where = [`org_id = ${param(filter.orgId, 'uuid')}`];
+  if (filter.definitionId !== undefined) where.push(`definition_id = ${param(filter.definitionId, 'uuid')}`);
+  if (filter.processKey !== undefined) where.push(`process_key = ${param(filter.processKey, 'text')}`);
+  if (filter.state !== undefined) where.push(`state = ${param(filter.state, 'text')}`);
+  if (filter.businessKey !== undefined) where.push(`business_key = ${param(filter.businessKey, 'text')}`);
+  if (filter.suspended !== undefined) where.push(`suspended = ${param(filter.suspended, 'boolean')}`);
+  if (filter.startedAfter !== undefined)
+    where.push(`started_at >= ${param(filter.startedAfter, 'timestamptz')}`);
+  if (filter.startedBefore !== undefined)
+    where.push(`started_at < ${param(filter.startedBefore, 'timestamptz')}`);
+  if (filter.hasIncident !== undefined)
+    where.push(
+      `${filter.hasIncident ? '' : 'NOT '}EXISTS (SELECT 1 FROM incidents i
+         WHERE i.process_instance_id = process_instances.id AND i.resolved_at IS NULL)`,
     );
-    return { items: [], total: Number(counted[0]?.total ?? 0) };
+  if (filter.elementId !== undefined)
+    where.push(
+      `state IN ('running', 'incident') AND EXISTS (SELECT 1 FROM jsonb_each(engine_state->'tokens') t
+         WHERE t.value->>'elementId' = ${param(filter.elementId, 'text')} AND t.value->>'phase' <> 'active')`,
+    );
+  return where;
+}
+
+/**
+ * One page of instances, newest first, with the total count of the filter. With `after` the page
+ * starts past that position (keyset paging on the (org_id, started_at, id) index: as fast on the
+ * thousandth page as on the first); otherwise at `offset`.
+ */
+export async function listInstances(pool: Pool, filter: InstanceFilter): Promise<InstancePage> {
+  const countValues: unknown[] = [];
+  const countWhere = instanceConditions(filter, countValues);
+  const values: unknown[] = [];
+  const where = instanceConditions(filter, values);
+  if (filter.after) {
+    values.push(filter.after.at, filter.after.id);
+    where.push(`(started_at, id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
   }
+  values.push(filter.limit, filter.after ? 0 : filter.offset);
+  const [{ rows }, { rows: counted }] = await Promise.all([
+    pool.query<InstanceRow & { position: string }>(
+      `SELECT ${instanceColumns},
+              to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position
+       FROM process_instances WHERE ${where.join(' AND ')}
+       ORDER BY started_at DESC, id DESC
+       LIMIT $${values.length - 1} OFFSET $${values.length}`,
+      values,
+    ),
+    pool.query<{ total: string }>(
+      `SELECT count(*) AS total FROM process_instances WHERE ${countWhere.join(' AND ')}`,
+      countValues,
+    ),
+  ]);
+  const lastRow = rows.length === filter.limit ? rows[rows.length - 1] : undefined;
   return {
-    items: rows.map(({ total: _total, ...row }) => toInstanceRecord(row)),
-    total: Number(rows[0]?.total ?? 0),
+    items: rows.map(({ position: _position, ...row }) => toInstanceRecord(row)),
+    total: Number(counted[0]?.total ?? 0),
+    last: lastRow ? { at: lastRow.position, id: lastRow.id } : null,
   };
 }
 

@@ -12,9 +12,24 @@ export interface ConsoleRoute {
 
 // Each page is its own chunk: the first page loads only what it shows (bpmn-js comes with diagrams).
 const ProcessesPage = lazy(() => import('./pages/processes.js').then((m) => m.ProcessesPage));
+const DecisionsPage = lazy(() => import('./pages/decisions/decisions-page.js').then((m) => m.DecisionsPage));
+const DecisionPage = lazy(() => import('./pages/decisions/decision-page.js').then((m) => m.DecisionPage));
+const EventsPage = lazy(() => import('./pages/events/events-page.js').then((m) => m.EventsPage));
+const ScriptsPage = lazy(() => import('./pages/scripts/scripts-page.js').then((m) => m.ScriptsPage));
 
 /** Every page, first the home page. One line per page; pages own their files under `pages/`. */
-export const routes: ConsoleRoute[] = [{ path: `${base}/processes`, component: ProcessesPage }];
+export const routes: ConsoleRoute[] = [
+  { path: `${base}/processes`, component: ProcessesPage },
+  { path: `${base}/decisions`, component: DecisionsPage },
+  { path: `${base}/decisions/:key`, component: DecisionPage },
+  { path: `${base}/events`, component: EventsPage },
+  { path: `${base}/scripts`, component: ScriptsPage },
+];
 
 /** The main navigation. */
-export const navigation: NavItem[] = [{ href: `${base}/processes`, label: 'Processes' }];
+export const navigation: NavItem[] = [
+  { href: `${base}/processes`, label: 'Processes' },
+  { href: `${base}/decisions`, label: 'Decisions' },
+  { href: `${base}/events`, label: 'Messages and signals' },
+  { href: `${base}/scripts`, label: 'Scripts' },
+];

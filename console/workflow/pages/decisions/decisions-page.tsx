@@ -53,13 +53,9 @@ export function DecisionsPage() {
                   <td>{versions[0]?.name}</td>
                   <td class="versions">
                     {versions.map((version) => (
-                      <a
-                        key={version.id}
-                        class="badge"
-                        href={decisionHref(key, version.version)}
-                        aria-label={`${key} version ${version.version}`}
-                      >
+                      <a key={version.id} class="badge" href={decisionHref(key, version.version)}>
                         v{version.version}
+                        <span class="visually-hidden"> of {key}</span>
                       </a>
                     ))}
                   </td>

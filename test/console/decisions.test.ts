@@ -205,4 +205,29 @@ describe('workflow console: decisions, messages and signals, script playground',
       await close();
     }
   });
+
+  test('the decision, events and scripts pages fit a 390-px phone screen without horizontal scrolling', async () => {
+    const { page, errors, close } = await openPage(browser, { width: 390, height: 844 });
+    try {
+      await logIn(page, '/console/decisions/discount');
+      await page.getByRole('heading', { name: 'Decision Discount' }).waitFor();
+      await page.locator('.dmn-decision-table-container').waitFor();
+      const overflow = () =>
+        page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+      assert.ok((await overflow()) <= 0, `the decision page is ${await overflow()} px too wide`);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      for (const [link, heading] of [
+        ['Messages and signals', 'Messages and signals'],
+        ['Scripts', 'Script playground'],
+      ] as const) {
+        await nav.getByRole('link', { name: link }).click();
+        await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+        assert.ok((await overflow()) <= 0, `${heading} is ${await overflow()} px too wide`);
+      }
+      await screenshot(page, 'scripts-phone');
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
 });

@@ -1,8 +1,7 @@
+import type DmnJsViewer from 'dmn-js/lib/Viewer';
 import type { DmnView } from 'dmn-js/lib/Viewer';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorNotice } from '../../shared/components/error-notice.js';
-
-type Viewer = InstanceType<typeof import('dmn-js/lib/Viewer').default>;
 
 const viewLabels: Record<DmnView['type'], string> = {
   drd: 'Requirements diagram',
@@ -24,7 +23,7 @@ export function DmnDiagram(props: {
   label: string;
 }) {
   const container = useRef<HTMLDivElement>(null);
-  const viewer = useRef<Viewer | null>(null);
+  const viewer = useRef<DmnJsViewer | null>(null);
   const [views, setViews] = useState<DmnView[]>([]);
   const [active, setActive] = useState<DmnView | undefined>();
   const [error, setError] = useState<Error | undefined>();

@@ -8,9 +8,8 @@ export function parseJsonObject(text: string, field: string): Record<string, unk
   try {
     value = JSON.parse(text);
   } catch (failure) {
-    throw new Error(
-      `${field} is not valid JSON: ${failure instanceof Error ? failure.message : String(failure)}`,
-    );
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    throw new Error(`${field} is not valid JSON: ${reason}`, { cause: failure });
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new Error(`${field} must be a JSON object, like {"name": "value"}`);

@@ -21,6 +21,22 @@ const orderByMessage = `<?xml version="1.0" encoding="UTF-8"?>
   </bpmn:process>
 </bpmn:definitions>`;
 
+const greetingWithDiagram = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" xmlns:dmndi="https://www.omg.org/spec/DMN/20191111/DMNDI/"
+  xmlns:dc="http://www.omg.org/spec/DMN/20180521/DC/" id="greetings" name="Greetings" namespace="urn:weft:test">
+  <inputData id="in_name" name="name"><variable name="name" typeRef="string" /></inputData>
+  <decision id="greeting" name="Greeting">
+    <informationRequirement id="ir1"><requiredInput href="#in_name" /></informationRequirement>
+    <literalExpression id="text"><text>"Hello " + name</text></literalExpression>
+  </decision>
+  <dmndi:DMNDI>
+    <dmndi:DMNDiagram id="diagram">
+      <dmndi:DMNShape id="greeting_shape" dmnElementRef="greeting"><dc:Bounds x="100" y="80" width="180" height="80" /></dmndi:DMNShape>
+      <dmndi:DMNShape id="in_name_shape" dmnElementRef="in_name"><dc:Bounds x="128" y="250" width="125" height="45" /></dmndi:DMNShape>
+    </dmndi:DMNDiagram>
+  </dmndi:DMNDI>
+</definitions>`;
+
 describe('workflow console: decisions, messages and signals, script playground', () => {
   let database: TestDatabase;
   let workflow: TestWorkflow;
@@ -78,7 +94,7 @@ describe('workflow console: decisions, messages and signals, script playground',
       await page.getByRole('heading', { name: 'Decision Discount' }).waitFor();
       assert.equal(new URL(page.url()).pathname, '/console/decisions/discount');
       const diagram = page.getByRole('region', { name: 'DMN of decision Discount' });
-      await diagram.locator('.dmn-decision-table-container').waitFor();
+      await diagram.locator('.dmn-decision-table-container tbody tr').nth(1).waitFor();
       assert.equal(await diagram.locator('tbody tr').count(), 2, 'both rules of the table are drawn');
       assert.equal(await diagram.locator('.bjs-powered-by').count(), 1, 'the bpmn.io watermark stays');
 
@@ -115,6 +131,39 @@ describe('workflow console: decisions, messages and signals, script playground',
         errors.filter((error) => !/\b422\b/.test(error)),
         [],
       );
+    } finally {
+      await close();
+    }
+  });
+
+  test('a file with a requirements diagram opens on its decision and switches to the diagram', async () => {
+    await api('POST', '/api/v1/decisions', { xml: greetingWithDiagram }, { 'x-org-id': orgId });
+    const { page, errors, close } = await openPage(browser);
+    try {
+      await logIn(page, '/console/decisions/greeting');
+      await page.getByRole('heading', { name: 'Decision Greeting' }).waitFor();
+      const diagram = page.getByRole('region', { name: 'DMN of decision Greeting' });
+      await diagram.locator('.dmn-literal-expression-container').waitFor();
+      const views = page.getByRole('group', { name: 'View' });
+      await views.getByRole('button', { name: 'Literal expression', pressed: true }).waitFor();
+      await views.getByRole('button', { name: 'Requirements diagram' }).click();
+      await diagram.locator('.djs-element[data-element-id="greeting"]').waitFor();
+      await diagram.locator('.djs-element[data-element-id="in_name"]').waitFor();
+      assert.equal(await diagram.locator('.bjs-powered-by').count(), 1, 'the bpmn.io watermark stays');
+      await screenshot(page, 'decision-requirements-diagram');
+      assert.deepEqual(await seriousViolations(page), []);
+      await diagram.locator('.drill-down-overlay').click();
+      await diagram.locator('.dmn-literal-expression-container').waitFor();
+      // The diagram's own drill-down is reflected in the view switch.
+      await views.getByRole('button', { name: 'Literal expression', pressed: true }).waitFor();
+
+      await page.getByLabel('Variables (JSON object)').fill('{"name": "Ann"}');
+      await page.getByRole('button', { name: 'Evaluate' }).click();
+      const result = page.getByLabel('Result', { exact: true });
+      await result.waitFor();
+      assert.equal((await result.textContent())?.trim(), '"Hello Ann"');
+      await page.getByText('No rule matched.').waitFor();
+      assert.deepEqual(errors, []);
     } finally {
       await close();
     }

@@ -36,6 +36,8 @@ export function DmnDiagram(props: {
         if (cancelled || !container.current) return;
         const created = new DmnViewer({ container: container.current });
         viewer.current = created;
+        // The diagram's drill-down icons switch views too, not only the buttons.
+        created.on('views.changed', (event) => setActive(event.activeView));
         await created.importXML(props.xml);
         if (cancelled) return;
         const shown = created
@@ -45,7 +47,6 @@ export function DmnDiagram(props: {
         if (own) await created.open(own);
         if (cancelled) return;
         setViews(shown);
-        setActive(created.getActiveView());
       } catch (failure) {
         if (!cancelled) setError(failure instanceof Error ? failure : new Error(String(failure)));
       }
@@ -71,10 +72,9 @@ export function DmnDiagram(props: {
   const show = (view: DmnView) => {
     const current = viewer.current;
     if (!current) return;
-    current.open(view).then(
-      () => setActive(current.getActiveView()),
-      (failure: unknown) => setError(failure instanceof Error ? failure : new Error(String(failure))),
-    );
+    current
+      .open(view)
+      .catch((failure: unknown) => setError(failure instanceof Error ? failure : new Error(String(failure))));
   };
 
   return (
@@ -86,7 +86,7 @@ export function DmnDiagram(props: {
             <button
               key={`${view.type}-${view.element.id}`}
               type="button"
-              aria-pressed={active === view}
+              aria-pressed={active?.type === view.type && active.element.id === view.element.id}
               onClick={() => show(view)}
             >
               {viewLabels[view.type]}

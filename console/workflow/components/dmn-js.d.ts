@@ -13,6 +13,7 @@ declare module 'dmn-js/lib/Viewer' {
     getViews(): DmnView[];
     getActiveView(): DmnView | undefined;
     open(view: DmnView): Promise<{ warnings: unknown[] }>;
+    on(event: 'views.changed', callback: (event: { activeView: DmnView | undefined }) => void): void;
     destroy(): void;
   }
 }

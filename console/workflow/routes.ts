@@ -15,14 +15,29 @@ const ProcessesPage = lazy(() => import('./pages/processes.js').then((m) => m.Pr
 const InstancesPage = lazy(() => import('./pages/instances/instances-page.js').then((m) => m.InstancesPage));
 const InstancePage = lazy(() => import('./pages/instances/instance-page.js').then((m) => m.InstancePage));
 const IncidentsPage = lazy(() => import('./pages/instances/incidents-page.js').then((m) => m.IncidentsPage));
+const DecisionsPage = lazy(() => import('./pages/decisions/decisions-page.js').then((m) => m.DecisionsPage));
+const DecisionPage = lazy(() => import('./pages/decisions/decision-page.js').then((m) => m.DecisionPage));
+const EventsPage = lazy(() => import('./pages/events/events-page.js').then((m) => m.EventsPage));
+const ScriptsPage = lazy(() => import('./pages/scripts/scripts-page.js').then((m) => m.ScriptsPage));
 
 /** Every page, first the home page. One line per page; pages own their files under `pages/`. */
-export const routes: ConsoleRoute[] = [{ path: `${base}/processes`, component: ProcessesPage }];
-routes.push({ path: `${base}/instances`, component: InstancesPage });
-routes.push({ path: `${base}/instances/:id`, component: InstancePage });
-routes.push({ path: `${base}/incidents`, component: IncidentsPage });
+export const routes: ConsoleRoute[] = [
+  { path: `${base}/processes`, component: ProcessesPage },
+  { path: `${base}/instances`, component: InstancesPage },
+  { path: `${base}/instances/:id`, component: InstancePage },
+  { path: `${base}/incidents`, component: IncidentsPage },
+  { path: `${base}/decisions`, component: DecisionsPage },
+  { path: `${base}/decisions/:key`, component: DecisionPage },
+  { path: `${base}/events`, component: EventsPage },
+  { path: `${base}/scripts`, component: ScriptsPage },
+];
 
 /** The main navigation. */
-export const navigation: NavItem[] = [{ href: `${base}/processes`, label: 'Processes' }];
-navigation.push({ href: `${base}/instances`, label: 'Instances' });
-navigation.push({ href: `${base}/incidents`, label: 'Incidents' });
+export const navigation: NavItem[] = [
+  { href: `${base}/processes`, label: 'Processes' },
+  { href: `${base}/instances`, label: 'Instances' },
+  { href: `${base}/incidents`, label: 'Incidents' },
+  { href: `${base}/decisions`, label: 'Decisions' },
+  { href: `${base}/events`, label: 'Messages and signals' },
+  { href: `${base}/scripts`, label: 'Scripts' },
+];

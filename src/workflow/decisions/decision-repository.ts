@@ -170,6 +170,34 @@ export async function deploymentXml(db: Queryable, deploymentId: string): Promis
   return rows[0]?.xml ?? null;
 }
 
+/** A version of a key with the DMN file it came from. */
+export interface DecisionVersionXml {
+  id: string;
+  decision_key: string;
+  version: number;
+  name: string;
+  xml: string;
+}
+
+/** Version `version` of a key (its latest when null) with its file's XML; null when there is none. */
+export async function findVersionXml(
+  db: Queryable,
+  orgId: string,
+  decisionKey: string,
+  version: number | null,
+): Promise<DecisionVersionXml | null> {
+  const { rows } = await db.query<DecisionVersionXml>(
+    `SELECT v.id, v.decision_key, v.version, k.name, d.xml
+     FROM decision_keys k
+     JOIN decision_versions v ON v.org_id = k.org_id AND v.decision_key = k.decision_key
+       AND v.version = COALESCE($3::integer, k.latest_version)
+     JOIN decision_deployments d ON d.id = v.deployment_id
+     WHERE k.org_id = $1 AND k.decision_key = $2`,
+    [orgId, decisionKey, version],
+  );
+  return rows[0] ?? null;
+}
+
 function firstRow<T>(rows: T[]): T {
   const row = rows[0];
   if (row === undefined) throw new Error('the statement returned no row');

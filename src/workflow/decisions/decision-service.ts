@@ -184,6 +184,27 @@ export class DecisionService {
     return decisions.listDecisions(this.pool, orgId, allVersions);
   }
 
+  /**
+   * The latest or a pinned version of a key with the DMN file it was deployed in (any role in the
+   * organisation), so that a client can draw it; 404 for an unknown key or version.
+   */
+  async xml(
+    identity: Identity,
+    orgId: string,
+    decisionKey: string,
+    version: number | null,
+  ): Promise<decisions.DecisionVersionXml> {
+    requireOrgRole(identity, orgId, ['Developer', 'Operator', 'Reader', 'Worker']);
+    const found = await decisions.findVersionXml(this.pool, orgId, decisionKey, version);
+    if (found !== null) return found;
+    if (!(await orgExists(this.pool, orgId))) throw WorkflowErrors.notFound('No such organisation');
+    throw WorkflowErrors.notFound(
+      version === null
+        ? `No decision with key '${decisionKey}'`
+        : `No version ${version} of decision '${decisionKey}'`,
+    );
+  }
+
   /** Renames a decision key, which renames every version of it (Developer). */
   async rename(identity: Identity, orgId: string, decisionKey: string, name: string): Promise<void> {
     requireOrgRole(identity, orgId, ['Developer']);

@@ -6,16 +6,18 @@ import { authenticatedErrors, bearerSecurity, ErrorBody } from '../common-schema
 import {
   DecisionKeyParams,
   DecisionListItem,
+  DecisionXml,
   DeployBody,
   DeployedDecision,
   EvaluateBody,
   EvaluationResult,
   ListQuery,
   RenameBody,
+  XmlQuery,
 } from './schemas.js';
 import type { DecisionService } from './decision-service.js';
 
-/** Decisions: deploy DMN files, list and rename decision keys, evaluate a version. */
+/** Decisions: deploy DMN files, list and rename decision keys, read a version's DMN, evaluate a version. */
 export function registerDecisionRoutes(app: HttpServer, decisions: DecisionService): void {
   const tags = ['decisions'];
   const security = bearerSecurity;
@@ -62,6 +64,29 @@ export function registerDecisionRoutes(app: HttpServer, decisions: DecisionServi
     },
     (request) =>
       decisions.list(identityOf(request), orgIdOf(request.headers), request.query.all_versions === true),
+  );
+
+  app.get(
+    '/api/v1/decisions/:decision_key/xml',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'The DMN file of the latest or a pinned version of a decision, to draw it (any role in the organisation)',
+        headers: OrgHeader,
+        params: DecisionKeyParams,
+        querystring: XmlQuery,
+        response: { 200: DecisionXml, ...authenticatedErrors, 404: ErrorBody },
+      },
+    },
+    (request) =>
+      decisions.xml(
+        identityOf(request),
+        orgIdOf(request.headers),
+        request.params.decision_key,
+        request.query.version ?? null,
+      ),
   );
 
   app.patch(

@@ -39,6 +39,25 @@ export const DecisionListItem = Type.Object({
   deployed_at: Type.String({ format: 'date-time' }),
 });
 
+/** GET /api/v1/decisions/{decision_key}/xml query. */
+export const XmlQuery = Type.Object(
+  {
+    version: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 2147483647, description: 'a pinned version; default latest' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** A decision version with the DMN file it was deployed in. */
+export const DecisionXml = Type.Object({
+  id: Uuid,
+  decision_key: Type.String(),
+  version: Type.Integer({ minimum: 1 }),
+  name: Type.String(),
+  xml: Type.String({ description: 'the whole DMN file as deployed (it may hold other decisions too)' }),
+});
+
 /** PATCH /api/v1/decisions/by-key body. */
 export const RenameBody = Type.Object(
   {

@@ -54,12 +54,8 @@ export function HistoryTimeline(props: { events: HistoryEvent[]; onPick: (instan
                 <td class="changes">{changes(event)}</td>
                 <td>{event.reason ?? ''}</td>
                 <td>
-                  <button
-                    type="button"
-                    aria-label={`Use the instant of event ${event.event_id}`}
-                    onClick={() => props.onPick(event.timestamp)}
-                  >
-                    Use this instant
+                  <button type="button" onClick={() => props.onPick(event.timestamp)}>
+                    Use instant #{event.event_id}
                   </button>
                 </td>
               </tr>

@@ -60,41 +60,44 @@ export function ListFilters(props: {
             return (
               <fieldset key={field.name}>
                 <legend>{field.name}</legend>
-                <label>
-                  <span class="visually-hidden">{field.name} operator</span>
+                <label class="visually-hidden" for={`filter-${field.name}-op`}>
+                  {field.name} operator
+                </label>
+                <select
+                  id={`filter-${field.name}-op`}
+                  value={filter.op}
+                  onChange={(e) => update(field.name, { op: e.currentTarget.value })}
+                >
+                  {props.operators.map((op) => (
+                    <option key={op} value={op}>
+                      {operatorLabels[op] ?? op}
+                    </option>
+                  ))}
+                </select>
+                <label class="visually-hidden" for={`filter-${field.name}-value`}>
+                  {field.name} value
+                </label>
+                {field.enum && filter.op !== 'in' && filter.op !== 'exists' ? (
                   <select
-                    value={filter.op}
-                    onChange={(e) => update(field.name, { op: e.currentTarget.value })}
+                    id={`filter-${field.name}-value`}
+                    value={filter.value}
+                    onChange={(e) => update(field.name, { value: e.currentTarget.value })}
                   >
-                    {props.operators.map((op) => (
-                      <option key={op} value={op}>
-                        {operatorLabels[op] ?? op}
+                    <option value="">(any)</option>
+                    {field.enum.map((option) => (
+                      <option key={option} value={option}>
+                        {option}
                       </option>
                     ))}
                   </select>
-                </label>
-                <label>
-                  <span class="visually-hidden">{field.name} value</span>
-                  {field.enum && filter.op !== 'in' && filter.op !== 'exists' ? (
-                    <select
-                      value={filter.value}
-                      onChange={(e) => update(field.name, { value: e.currentTarget.value })}
-                    >
-                      <option value="">(any)</option>
-                      {field.enum.map((option) => (
-                        <option key={option} value={option}>
-                          {option}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    <input
-                      value={filter.value}
-                      placeholder={field.type}
-                      onInput={(e) => update(field.name, { value: e.currentTarget.value })}
-                    />
-                  )}
-                </label>
+                ) : (
+                  <input
+                    id={`filter-${field.name}-value`}
+                    value={filter.value}
+                    placeholder={field.type}
+                    onInput={(e) => update(field.name, { value: e.currentTarget.value })}
+                  />
+                )}
               </fieldset>
             );
           })}

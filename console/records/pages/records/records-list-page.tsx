@@ -90,36 +90,34 @@ function RecordsBrowser({ schema }: { schema: SchemaDescription }) {
       ) : (
         <>
           <div class="list-controls">
-            <label>
-              Sort by
-              <select
-                value={sortField}
-                onChange={(event) => {
-                  setSortField(event.currentTarget.value);
-                  resetPaging();
-                }}
-              >
-                <option value="created_at">created_at</option>
-                {sortable.map((field) => (
-                  <option key={field.name} value={field.name}>
-                    {field.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Order
-              <select
-                value={descending ? 'desc' : 'asc'}
-                onChange={(event) => {
-                  setDescending(event.currentTarget.value === 'desc');
-                  resetPaging();
-                }}
-              >
-                <option value="asc">ascending</option>
-                <option value="desc">descending</option>
-              </select>
-            </label>
+            <label for="sort-field">Sort by</label>
+            <select
+              id="sort-field"
+              value={sortField}
+              onChange={(event) => {
+                setSortField(event.currentTarget.value);
+                resetPaging();
+              }}
+            >
+              <option value="created_at">created_at</option>
+              {sortable.map((field) => (
+                <option key={field.name} value={field.name}>
+                  {field.name}
+                </option>
+              ))}
+            </select>
+            <label for="sort-order">Order</label>
+            <select
+              id="sort-order"
+              value={descending ? 'desc' : 'asc'}
+              onChange={(event) => {
+                setDescending(event.currentTarget.value === 'desc');
+                resetPaging();
+              }}
+            >
+              <option value="asc">ascending</option>
+              <option value="desc">descending</option>
+            </select>
           </div>
           <ListFilters
             fields={schema.fields}

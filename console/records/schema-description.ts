@@ -54,8 +54,10 @@ export function useSchemaDescription(path: string) {
 /** A value as text for a table cell or a form input (JSON for objects). */
 export function displayValue(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  return JSON.stringify(value);
 }
 
 /** Constraints of a field in words, for hints beside inputs and the schemas page. */

@@ -296,7 +296,9 @@ describe('records console: schemas, records, forms, time machine, audit', () => 
     try {
       await logIn(page, `/console/records/${ordersPath}`);
       await page.getByRole('table', { name: 'Purchase orders records' }).waitFor();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+      const overflow = await page.evaluate<boolean>(
+        'document.documentElement.scrollWidth > window.innerWidth',
+      );
       assert.equal(overflow, false, 'the page itself does not scroll sideways');
       await screenshot(page, 'records-table-narrow');
       assert.deepEqual(await seriousViolations(page), []);

@@ -13,7 +13,9 @@ export interface HistoryEvent {
 
 function changes(event: HistoryEvent): string {
   const after = event.new_value ?? {};
+  // A CREATE lists every field: the empty ones say nothing.
   return Object.keys(after)
+    .filter((field) => after[field] !== null || event.old_value !== null)
     .map((field) =>
       event.old_value && field in event.old_value
         ? `${field}: ${displayValue(event.old_value[field])} → ${displayValue(after[field])}`

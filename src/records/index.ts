@@ -29,6 +29,7 @@ import { installAuthentication } from './http/authentication-hook.js';
 import { instrumentOperations } from './http/operation-metrics.js';
 import { registerPlatformRoutes } from './http/platform-routes.js';
 import { registerRecordRoutes } from './crud/routes.js';
+import { registerSchemaRoute } from './crud/schema-route.js';
 import { RecordService } from './crud/record-service.js';
 import { ArchiveJob } from './archive/archive-job.js';
 import { registerArchiveRoutes } from './archive/routes.js';
@@ -209,6 +210,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
       access: recordAccess,
       records: new RecordService({ access: recordAccess, reader, pipeline, cursors }),
     });
+    registerSchemaRoute(scope, { registry, access: recordAccess });
     registerHistoryRoutes(scope, {
       registry,
       access: recordAccess,

@@ -161,6 +161,8 @@ describe('records OpenAPI document against live responses', () => {
     await send('GET', `${orders}?offset=0&limit=5&sort=-created_at`, 200);
     await send('GET', `${orders}?include=supplier_id`, 200);
     await send('GET', `${orders}?bogus=1`, 400);
+    await send('GET', `${orders}/_schema`, 200);
+    await send('GET', `${orders}/_schema`, 403, { roles: ['nobody'] });
     await send('POST', `${orders}/query`, 200, {
       body: { where: { field: 'currency', op: 'eq', value: 'EUR' }, select: ['po_number'] },
     });

@@ -1,9 +1,11 @@
 import { ErrorNotice } from '../../shared/components/error-notice.js';
 import { Loading, Page } from '../../shared/components/page.js';
 import { useResource } from '../../shared/use-resource.js';
+import { consoleUrls } from '../console-urls.js';
 import { api, type SchemaEntry } from '../session.js';
+import { SchemaFields } from './schema-fields.js';
 
-/** The schemas the key may see, from `GET /api`. */
+/** The schemas the key may see, from `GET /api`, each with its fields (`GET /api/{path}/_schema`). */
 export function SchemasPage() {
   const schemas = useResource('schemas', (signal) => api.get<{ data: SchemaEntry[] }>('/api', { signal }), {
     refreshMs: 10_000,
@@ -28,7 +30,9 @@ export function SchemasPage() {
             <tbody>
               {schemas.data.data.map((schema) => (
                 <tr key={schema.path}>
-                  <td>{schema.displayName}</td>
+                  <td>
+                    <a href={consoleUrls.table(schema.path)}>{schema.displayName}</a>
+                  </td>
                   <td>
                     <code>{schema.path}</code>
                   </td>
@@ -41,6 +45,9 @@ export function SchemasPage() {
           </table>
         </div>
       )}
+      {schemas.data?.data.map((schema) => (
+        <SchemaFields key={schema.path} path={schema.path} title={schema.displayName} />
+      ))}
     </Page>
   );
 }

@@ -1,4 +1,5 @@
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
+import { descriptionPath } from './description-path.js';
 import { withErrorStatuses } from './error-statuses.js';
 import { archivePaths, searchPaths, timeMachinePaths } from './feature-paths.js';
 import type { Json } from './openapi-parts.js';
@@ -15,13 +16,14 @@ function componentName(schema: CompiledSchema): string {
 }
 
 /**
- * Every path of one schema: CRUD and query, archive, time machine and search. The last two are
+ * Every path of one schema: CRUD and query, its description, archive, time machine and search. The last two are
  * served for every schema and answer 400 where the schema lacks them, so they are described for
  * every schema too, saying so.
  */
 function schemaPaths(schema: CompiledSchema, names: SchemaComponentNames): Json {
   return {
     ...crudPaths(schema, names),
+    ...descriptionPath(schema),
     ...archivePaths(schema, names),
     ...timeMachinePaths(schema, names),
     ...searchPaths(schema, names),

@@ -82,3 +82,42 @@ export async function findUserTask(
   );
   return rows[0] ?? null;
 }
+
+/** An open task with what its form needs: the form key from the model and the definition's XML. */
+export interface UserTaskDetailsRecord extends UserTaskRecord {
+  process_key: string;
+  form_key: string | null;
+  xml: string;
+}
+
+/** One open task with its process key, form key and definition XML; null when there is none. */
+export async function findUserTaskDetails(db: Pool, taskId: string): Promise<UserTaskDetailsRecord | null> {
+  const { rows } = await db.query<Omit<UserTaskDetailsRecord, 'created_at'> & { created_at: Date }>(
+    `SELECT t.id, t.org_id, t.process_instance_id, t.activity_id, t.name, t.assignee, t.candidate_groups,
+            t.variables, t.created_at, d.process_key, d.model->'elements'->t.activity_id->>'formKey' AS form_key, d.xml
+       FROM user_tasks t
+       JOIN process_instances i ON i.id = t.process_instance_id
+       JOIN process_definitions d ON d.id = i.definition_id
+       WHERE t.id = $1`,
+    [taskId],
+  );
+  const row = rows[0];
+  return row ? { ...row, created_at: row.created_at.toISOString() } : null;
+}
+
+/**
+ * Sets the assignee of an open task when it has none or already has `assignee` (a claim), or clears
+ * it (`assignee` null, an unclaim). False when the task is gone or held by someone else.
+ */
+export async function setUserTaskAssignee(
+  db: Pool,
+  taskId: string,
+  assignee: string | null,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE user_tasks SET assignee = $2
+       WHERE id = $1 AND ($2::text IS NULL OR assignee IS NULL OR assignee = $2)`,
+    [taskId, assignee],
+  );
+  return (rowCount ?? 0) > 0;
+}

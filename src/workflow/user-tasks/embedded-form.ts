@@ -1,6 +1,14 @@
 import { BpmnModdle } from 'bpmn-moddle';
 import { CORRECTED_PACKAGES } from '../engine/model/moddle-packages.js';
-import { extensionsIn, genericAttr, isNode, list, localName, NS, type ModdleNode } from '../engine/model/moddle-node.js';
+import {
+  extensionsIn,
+  genericAttr,
+  isNode,
+  list,
+  localName,
+  NS,
+  type ModdleNode,
+} from '../engine/model/moddle-node.js';
 
 /** The form key prefix of a form embedded in the BPMN document (Camunda 8 Modeler's "embedded" forms). */
 const EMBEDDED_PREFIX = 'camunda-forms:bpmn:';

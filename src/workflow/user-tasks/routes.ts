@@ -30,7 +30,10 @@ export function registerUserTaskRoutes(app: HttpServer, tasks: UserTaskService):
       tasks.list(identityOf(request), {
         orgId: request.query.org_id,
         assignee: request.query.assignee,
+        unassigned: request.query.unassigned,
         processInstanceId: request.query.process_instance_id,
+        limit: request.query.limit,
+        offset: request.query.offset,
       }),
   );
 

@@ -29,7 +29,10 @@ export const UserTaskDetails = Type.Object({
 export const ListUserTasksQuery = Type.Object({
   org_id: Uuid,
   assignee: Type.Optional(Type.String({ maxLength: 320 })),
+  unassigned: Type.Optional(Type.Boolean({ description: 'only tasks without an assignee' })),
   process_instance_id: Type.Optional(Uuid),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 1000 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
 });
 
 /** A user task id in a path. */

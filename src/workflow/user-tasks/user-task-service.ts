@@ -10,6 +10,7 @@ import {
   findUserTaskDetails,
   listOpenUserTasks,
   setUserTaskAssignee,
+  type UserTaskFilter,
   type UserTaskRecord,
 } from '../engine/store/user-tasks.js';
 import { embeddedFormSchema } from './embedded-form.js';
@@ -31,11 +32,8 @@ export class UserTaskService {
     private readonly metrics: EngineMetrics,
   ) {}
 
-  /** Open tasks of an org, oldest first, optionally by assignee or instance (any member). */
-  async list(
-    identity: Identity,
-    filter: { orgId: string; assignee?: string | undefined; processInstanceId?: string | undefined },
-  ): Promise<UserTaskRecord[]> {
+  /** Open tasks of an org, oldest first, optionally by assignee or instance, a page (any member). */
+  async list(identity: Identity, filter: UserTaskFilter): Promise<UserTaskRecord[]> {
     requireOrgRole(identity, filter.orgId, MEMBER_ROLES);
     return listOpenUserTasks(this.pool, filter);
   }

@@ -56,17 +56,32 @@ export interface UserTaskRecord {
   created_at: string;
 }
 
-/** Open tasks of an org, oldest first (at most 1,000), optionally by assignee or instance. */
-export async function listOpenUserTasks(
-  db: Pool,
-  filter: { orgId: string; assignee?: string | undefined; processInstanceId?: string | undefined },
-): Promise<UserTaskRecord[]> {
+/** Which open tasks of an org to list, and which page. */
+export interface UserTaskFilter {
+  orgId: string;
+  assignee?: string | undefined;
+  unassigned?: boolean | undefined;
+  processInstanceId?: string | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+/** Open tasks of an org, oldest first (a page of at most 1,000), optionally by assignee or instance. */
+export async function listOpenUserTasks(db: Pool, filter: UserTaskFilter): Promise<UserTaskRecord[]> {
   const { rows } = await db.query<Omit<UserTaskRecord, 'created_at'> & { created_at: Date }>(
     `SELECT id, org_id, process_instance_id, activity_id, name, assignee, candidate_groups, variables, created_at
        FROM user_tasks
        WHERE org_id = $1 AND ($2::text IS NULL OR assignee = $2) AND ($3::uuid IS NULL OR process_instance_id = $3)
-       ORDER BY created_at, id LIMIT 1000`,
-    [filter.orgId, filter.assignee ?? null, filter.processInstanceId ?? null],
+         AND (NOT $4::boolean OR assignee IS NULL)
+       ORDER BY created_at, id LIMIT $5 OFFSET $6`,
+    [
+      filter.orgId,
+      filter.assignee ?? null,
+      filter.processInstanceId ?? null,
+      filter.unassigned === true,
+      Math.min(Math.max(filter.limit ?? 1000, 1), 1000),
+      filter.offset ?? 0,
+    ],
   );
   return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
 }

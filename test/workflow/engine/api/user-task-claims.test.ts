@@ -91,12 +91,37 @@ describe('user tasks: details with forms, claim and unclaim', () => {
     assert.deepEqual(instance.active_element_ids, ['approve']);
   });
 
+  test('the list filters unassigned tasks and pages oldest first', async () => {
+    const first = await f.start('taskForms');
+    const second = await f.start('taskForms');
+    const held = await taskAt(first.id, 'review');
+    assert.equal((await call('POST', `/api/v1/tasks/${held.id}/claim`, worker)).statusCode, 204);
+    const ids = async (query: string) =>
+      (
+        (await call('GET', `/api/v1/tasks?org_id=${f.orgId}&${query}`, f.tokens.reader)).json() as {
+          id: string;
+        }[]
+      ).map((task) => task.id);
+    const all = await ids('limit=1000');
+    const unassigned = await ids('unassigned=true');
+    assert.ok(!unassigned.includes(held.id));
+    assert.ok(unassigned.includes((await taskAt(second.id, 'review')).id));
+    assert.deepEqual(await ids('assignee=worker@example.com'), [held.id]);
+    assert.deepEqual(await ids('limit=2&offset=1'), all.slice(1, 3));
+    const tooMany = await call('GET', `/api/v1/tasks?org_id=${f.orgId}&limit=1001`, f.tokens.reader);
+    assert.equal(tooMany.statusCode, 400);
+  });
+
   function call(method: 'GET' | 'POST', url: string, token: string, body?: unknown) {
     return f.workflow.request({ method, url, token, ...(body === undefined ? {} : { body }) });
   }
 
   async function taskAt(instanceId: string, activityId: string): Promise<TaskDetails> {
-    const list = await call('GET', `/api/v1/tasks?org_id=${f.orgId}&process_instance_id=${instanceId}`, f.tokens.reader);
+    const list = await call(
+      'GET',
+      `/api/v1/tasks?org_id=${f.orgId}&process_instance_id=${instanceId}`,
+      f.tokens.reader,
+    );
     const id = (list.json() as { id: string; activity_id: string }[]).find(
       (task) => task.activity_id === activityId,
     )?.id;

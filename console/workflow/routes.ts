@@ -12,9 +12,18 @@ export interface ConsoleRoute {
 
 // Each page is its own chunk: the first page loads only what it shows (bpmn-js comes with diagrams).
 const ProcessesPage = lazy(() => import('./pages/processes.js').then((m) => m.ProcessesPage));
+const TasksPage = lazy(() => import('./pages/tasks/tasks-page.js').then((m) => m.TasksPage));
+const TaskPage = lazy(() => import('./pages/tasks/task-page.js').then((m) => m.TaskPage));
 
 /** Every page, first the home page. One line per page; pages own their files under `pages/`. */
-export const routes: ConsoleRoute[] = [{ path: `${base}/processes`, component: ProcessesPage }];
+export const routes: ConsoleRoute[] = [
+  { path: `${base}/processes`, component: ProcessesPage },
+  { path: `${base}/tasks`, component: TasksPage },
+  { path: `${base}/tasks/:id`, component: TaskPage },
+];
 
 /** The main navigation. */
-export const navigation: NavItem[] = [{ href: `${base}/processes`, label: 'Processes' }];
+export const navigation: NavItem[] = [
+  { href: `${base}/processes`, label: 'Processes' },
+  { href: `${base}/tasks`, label: 'Tasks' },
+];

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../../../shared/api.js';
 import { ErrorNotice } from '../../../shared/components/error-notice.js';
 import { CompletionButton } from './completion-button.js';
 
@@ -9,6 +10,7 @@ interface FormViewer {
     event: 'submit',
     callback: (event: { data: Record<string, unknown>; errors: Record<string, unknown> }) => void,
   ): void;
+  on(event: 'changed', callback: () => void): void;
   destroy(): void;
 }
 
@@ -36,7 +38,7 @@ export function FormJsCompletion(props: {
     import('./form-js-viewer.js')
       .then(async ({ Form }) => {
         if (destroyed || container.current === null) return;
-        viewer = new Form({ container: container.current }) as unknown as FormViewer;
+        viewer = new Form({ container: container.current });
         form.current = viewer;
         viewer.on('submit', ({ data, errors }) => {
           if (Object.keys(errors).length > 0) {
@@ -50,6 +52,10 @@ export function FormJsCompletion(props: {
             setBusy(false);
           });
         });
+        // A correction clears the "fields need a value" notice; form-js marks the fields itself.
+        viewer.on('changed', () =>
+          setError((current) => (current instanceof ApiError ? current : undefined)),
+        );
         await viewer.importSchema(props.schema, props.variables);
       })
       .catch((failure: unknown) => setLoadError(failure as Error));

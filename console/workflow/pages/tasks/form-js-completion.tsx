@@ -32,7 +32,10 @@ export function FormJsCompletion(props: {
   const complete = useRef(props.complete);
   complete.current = props.complete;
 
+  // A reload of the task (after a claim) gives equal but new objects: keep what the user typed.
+  const content = JSON.stringify([props.schema, props.variables]);
   useEffect(() => {
+    const [schema, variables] = JSON.parse(content) as [unknown, unknown];
     let destroyed = false;
     let viewer: FormViewer | null = null;
     import('./form-js-viewer.js')
@@ -56,7 +59,7 @@ export function FormJsCompletion(props: {
         viewer.on('changed', () =>
           setError((current) => (current instanceof ApiError ? current : undefined)),
         );
-        await viewer.importSchema(props.schema, props.variables);
+        await viewer.importSchema(schema, variables);
       })
       .catch((failure: unknown) => setLoadError(failure as Error));
     return () => {
@@ -64,7 +67,7 @@ export function FormJsCompletion(props: {
       viewer?.destroy();
       form.current = null;
     };
-  }, [props.schema, props.variables]);
+  }, [content]);
 
   return (
     <div class="task-form">

@@ -31,6 +31,8 @@ export function FormJsCompletion(props: {
   const [error, setError] = useState<Error | undefined>();
   const complete = useRef(props.complete);
   complete.current = props.complete;
+  // The form's own submit buttons bypass ours: one completion at a time.
+  const sending = useRef(false);
 
   // A reload of the task (after a claim) gives equal but new objects: keep what the user typed.
   const content = JSON.stringify([props.schema, props.variables]);
@@ -48,9 +50,12 @@ export function FormJsCompletion(props: {
             setError(new Error('Some fields need a value or a correction (marked in the form).'));
             return;
           }
+          if (sending.current) return;
+          sending.current = true;
           setError(undefined);
           setBusy(true);
           complete.current(data).catch((failure: unknown) => {
+            sending.current = false;
             setError(failure as Error);
             setBusy(false);
           });

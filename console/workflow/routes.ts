@@ -18,6 +18,8 @@ const IncidentsPage = lazy(() => import('./pages/instances/incidents-page.js').t
 const DecisionsPage = lazy(() => import('./pages/decisions/decisions-page.js').then((m) => m.DecisionsPage));
 const DecisionPage = lazy(() => import('./pages/decisions/decision-page.js').then((m) => m.DecisionPage));
 const EventsPage = lazy(() => import('./pages/events/events-page.js').then((m) => m.EventsPage));
+const TasksPage = lazy(() => import('./pages/tasks/tasks-page.js').then((m) => m.TasksPage));
+const TaskPage = lazy(() => import('./pages/tasks/task-page.js').then((m) => m.TaskPage));
 const ScriptsPage = lazy(() => import('./pages/scripts/scripts-page.js').then((m) => m.ScriptsPage));
 
 /** Every page, first the home page. One line per page; pages own their files under `pages/`. */
@@ -26,6 +28,8 @@ export const routes: ConsoleRoute[] = [
   { path: `${base}/instances`, component: InstancesPage },
   { path: `${base}/instances/:id`, component: InstancePage },
   { path: `${base}/incidents`, component: IncidentsPage },
+  { path: `${base}/tasks`, component: TasksPage },
+  { path: `${base}/tasks/:id`, component: TaskPage },
   { path: `${base}/decisions`, component: DecisionsPage },
   { path: `${base}/decisions/:key`, component: DecisionPage },
   { path: `${base}/events`, component: EventsPage },
@@ -37,6 +41,7 @@ export const navigation: NavItem[] = [
   { href: `${base}/processes`, label: 'Processes' },
   { href: `${base}/instances`, label: 'Instances' },
   { href: `${base}/incidents`, label: 'Incidents' },
+  { href: `${base}/tasks`, label: 'Tasks' },
   { href: `${base}/decisions`, label: 'Decisions' },
   { href: `${base}/events`, label: 'Messages and signals' },
   { href: `${base}/scripts`, label: 'Scripts' },

@@ -3,10 +3,16 @@ import type { HttpServer } from '../../platform/http/http-server.js';
 import { identityOf } from '../identity/auth/request-identity.js';
 import { authenticatedErrors, bearerSecurity, ErrorBody } from '../common-schemas.js';
 import type { Variables } from '../engine/runtime/index.js';
-import { CompleteUserTaskBody, ListUserTasksQuery, UserTask, UserTaskIdParams } from './schemas.js';
+import {
+  CompleteUserTaskBody,
+  ListUserTasksQuery,
+  UserTask,
+  UserTaskDetails,
+  UserTaskIdParams,
+} from './schemas.js';
 import type { UserTaskService } from './user-task-service.js';
 
-/** GET /api/v1/tasks and POST /api/v1/tasks/{id}/complete. */
+/** GET /api/v1/tasks, GET /api/v1/tasks/{id} and POST /api/v1/tasks/{id}/claim, unclaim, complete. */
 export function registerUserTaskRoutes(app: HttpServer, tasks: UserTaskService): void {
   const tags = ['user-tasks'];
   app.get(
@@ -24,8 +30,59 @@ export function registerUserTaskRoutes(app: HttpServer, tasks: UserTaskService):
       tasks.list(identityOf(request), {
         orgId: request.query.org_id,
         assignee: request.query.assignee,
+        unassigned: request.query.unassigned,
         processInstanceId: request.query.process_instance_id,
+        limit: request.query.limit,
+        offset: request.query.offset,
       }),
+  );
+
+  app.get(
+    '/api/v1/tasks/:id',
+    {
+      schema: {
+        tags,
+        security: bearerSecurity,
+        summary: 'One open user task with its form',
+        params: UserTaskIdParams,
+        response: { 200: UserTaskDetails, ...authenticatedErrors, 404: ErrorBody },
+      },
+    },
+    (request) => tasks.get(identityOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/v1/tasks/:id/claim',
+    {
+      schema: {
+        tags,
+        security: bearerSecurity,
+        summary: 'Assign an unassigned user task to the caller (Operator, Worker)',
+        params: UserTaskIdParams,
+        response: { 204: Type.Null(), ...authenticatedErrors, 404: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      await tasks.claim(identityOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/v1/tasks/:id/unclaim',
+    {
+      schema: {
+        tags,
+        security: bearerSecurity,
+        summary: 'Clear the assignee of a user task (Operator, or the assignee)',
+        params: UserTaskIdParams,
+        response: { 204: Type.Null(), ...authenticatedErrors, 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      await tasks.unclaim(identityOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
   );
 
   app.post(

@@ -13,11 +13,26 @@ export const UserTask = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
+/** One open user task with its process key and form (GET /api/v1/tasks/{id}). */
+export const UserTaskDetails = Type.Object({
+  ...UserTask.properties,
+  process_key: Type.String(),
+  form_key: Type.Union([Type.String(), Type.Null()], {
+    description: 'The form key or form id of the model (zeebe:formDefinition, camunda:formKey)',
+  }),
+  form: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+    description: 'The @bpmn-io/form-js schema when the form is embedded in the deployed document, else null',
+  }),
+});
+
 /** GET /api/v1/tasks query. */
 export const ListUserTasksQuery = Type.Object({
   org_id: Uuid,
   assignee: Type.Optional(Type.String({ maxLength: 320 })),
+  unassigned: Type.Optional(Type.Boolean({ description: 'only tasks without an assignee' })),
   process_instance_id: Type.Optional(Uuid),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 1000 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
 });
 
 /** A user task id in a path. */

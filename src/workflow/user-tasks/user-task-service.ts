@@ -5,9 +5,26 @@ import type { InstanceDriver } from '../engine/driver/instance-driver.js';
 import type { EngineMetrics } from '../engine/driver/engine-metrics.js';
 import type { Variables } from '../engine/runtime/index.js';
 import { WorkflowErrors } from '../errors.js';
-import { findUserTask, listOpenUserTasks, type UserTaskRecord } from '../engine/store/user-tasks.js';
+import {
+  findUserTask,
+  findUserTaskDetails,
+  listOpenUserTasks,
+  setUserTaskAssignee,
+  type UserTaskFilter,
+  type UserTaskRecord,
+} from '../engine/store/user-tasks.js';
+import { embeddedFormSchema } from './embedded-form.js';
 
-/** Open user tasks: list and complete. */
+/** An open task with its process key, form key and embedded form-js schema (null when none). */
+export type UserTaskDetails = UserTaskRecord & {
+  process_key: string;
+  form_key: string | null;
+  form: Record<string, unknown> | null;
+};
+
+const MEMBER_ROLES = ['Developer', 'Operator', 'Reader', 'Worker'] as const;
+
+/** Open user tasks: list, read, claim, unclaim and complete. */
 export class UserTaskService {
   constructor(
     private readonly pool: Pool,
@@ -15,13 +32,44 @@ export class UserTaskService {
     private readonly metrics: EngineMetrics,
   ) {}
 
-  /** Open tasks of an org, oldest first, optionally by assignee or instance (any member). */
-  async list(
-    identity: Identity,
-    filter: { orgId: string; assignee?: string | undefined; processInstanceId?: string | undefined },
-  ): Promise<UserTaskRecord[]> {
-    requireOrgRole(identity, filter.orgId, ['Developer', 'Operator', 'Reader', 'Worker']);
+  /** Open tasks of an org, oldest first, optionally by assignee or instance, a page (any member). */
+  async list(identity: Identity, filter: UserTaskFilter): Promise<UserTaskRecord[]> {
+    requireOrgRole(identity, filter.orgId, MEMBER_ROLES);
     return listOpenUserTasks(this.pool, filter);
+  }
+
+  /** One open task with its form (any member of its org). */
+  async get(identity: Identity, taskId: string): Promise<UserTaskDetails> {
+    const task = await findUserTaskDetails(this.pool, taskId);
+    if (!task) throw WorkflowErrors.notFound('No such open user task');
+    requireOrgRole(identity, task.org_id, MEMBER_ROLES);
+    const { xml, ...details } = task;
+    return { ...details, form: await embeddedFormSchema(xml, task.form_key) };
+  }
+
+  /**
+   * Assigns an unassigned task to the caller (by email): an Operator or Worker of the org. Claiming
+   * a task the caller holds already changes nothing; one held by someone else is a 409.
+   */
+  async claim(identity: Identity, taskId: string): Promise<void> {
+    const task = await findUserTask(this.pool, taskId);
+    if (!task) throw WorkflowErrors.notFound('No such open user task');
+    requireOrgRole(identity, task.org_id, ['Operator', 'Worker']);
+    if (task.assignee !== null && isAssignee(identity, task.assignee)) return;
+    if (!(await setUserTaskAssignee(this.pool, taskId, identity.email))) {
+      const now = await findUserTask(this.pool, taskId);
+      if (!now) throw WorkflowErrors.notFound('No such open user task');
+      throw WorkflowErrors.conflict(`The task is assigned to ${now.assignee ?? 'someone else'}`);
+    }
+  }
+
+  /** Clears the assignee of a task: its assignee (a member of the org) or an Operator. */
+  async unclaim(identity: Identity, taskId: string): Promise<void> {
+    const task = await findUserTask(this.pool, taskId);
+    if (!task) throw WorkflowErrors.notFound('No such open user task');
+    if (!holdsTask(identity, task)) requireOrgRole(identity, task.org_id, ['Operator']);
+    if (!(await setUserTaskAssignee(this.pool, taskId, null)))
+      throw WorkflowErrors.notFound('No such open user task');
   }
 
   /**
@@ -31,12 +79,22 @@ export class UserTaskService {
   async complete(identity: Identity, taskId: string, variables: Variables): Promise<void> {
     const task = await findUserTask(this.pool, taskId);
     if (!task) throw WorkflowErrors.notFound('No such open user task');
-    const isAssignee =
-      task.assignee !== null &&
-      (task.assignee === identity.userId || task.assignee.toLowerCase() === identity.email.toLowerCase()) &&
-      (rolesIn(identity, task.org_id).length > 0 || isPlatformAdmin(identity));
-    if (!isAssignee) requireOrgRole(identity, task.org_id, ['Operator']);
+    if (!holdsTask(identity, task)) requireOrgRole(identity, task.org_id, ['Operator']);
     await this.driver.apply(task.process_instance_id, { type: 'complete', waitId: taskId, variables });
     this.metrics.job('user_task', 'completed');
   }
+}
+
+// An assignee names a user by id or by email.
+function isAssignee(identity: Identity, assignee: string): boolean {
+  return assignee === identity.userId || assignee.toLowerCase() === identity.email.toLowerCase();
+}
+
+// The caller is the task's assignee and still a member of its org.
+function holdsTask(identity: Identity, task: { org_id: string; assignee: string | null }): boolean {
+  return (
+    task.assignee !== null &&
+    isAssignee(identity, task.assignee) &&
+    (rolesIn(identity, task.org_id).length > 0 || isPlatformAdmin(identity))
+  );
 }

@@ -56,17 +56,32 @@ export interface UserTaskRecord {
   created_at: string;
 }
 
-/** Open tasks of an org, oldest first (at most 1,000), optionally by assignee or instance. */
-export async function listOpenUserTasks(
-  db: Pool,
-  filter: { orgId: string; assignee?: string | undefined; processInstanceId?: string | undefined },
-): Promise<UserTaskRecord[]> {
+/** Which open tasks of an org to list, and which page. */
+export interface UserTaskFilter {
+  orgId: string;
+  assignee?: string | undefined;
+  unassigned?: boolean | undefined;
+  processInstanceId?: string | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+/** Open tasks of an org, oldest first (a page of at most 1,000), optionally by assignee or instance. */
+export async function listOpenUserTasks(db: Pool, filter: UserTaskFilter): Promise<UserTaskRecord[]> {
   const { rows } = await db.query<Omit<UserTaskRecord, 'created_at'> & { created_at: Date }>(
     `SELECT id, org_id, process_instance_id, activity_id, name, assignee, candidate_groups, variables, created_at
        FROM user_tasks
        WHERE org_id = $1 AND ($2::text IS NULL OR assignee = $2) AND ($3::uuid IS NULL OR process_instance_id = $3)
-       ORDER BY created_at, id LIMIT 1000`,
-    [filter.orgId, filter.assignee ?? null, filter.processInstanceId ?? null],
+         AND (NOT $4::boolean OR assignee IS NULL)
+       ORDER BY created_at, id LIMIT $5 OFFSET $6`,
+    [
+      filter.orgId,
+      filter.assignee ?? null,
+      filter.processInstanceId ?? null,
+      filter.unassigned === true,
+      Math.min(Math.max(filter.limit ?? 1000, 1), 1000),
+      filter.offset ?? 0,
+    ],
   );
   return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
 }
@@ -81,4 +96,43 @@ export async function findUserTask(
     [taskId],
   );
   return rows[0] ?? null;
+}
+
+/** An open task with what its form needs: the form key from the model and the definition's XML. */
+export interface UserTaskDetailsRecord extends UserTaskRecord {
+  process_key: string;
+  form_key: string | null;
+  xml: string;
+}
+
+/** One open task with its process key, form key and definition XML; null when there is none. */
+export async function findUserTaskDetails(db: Pool, taskId: string): Promise<UserTaskDetailsRecord | null> {
+  const { rows } = await db.query<Omit<UserTaskDetailsRecord, 'created_at'> & { created_at: Date }>(
+    `SELECT t.id, t.org_id, t.process_instance_id, t.activity_id, t.name, t.assignee, t.candidate_groups,
+            t.variables, t.created_at, d.process_key, d.model->'elements'->t.activity_id->>'formKey' AS form_key, d.xml
+       FROM user_tasks t
+       JOIN process_instances i ON i.id = t.process_instance_id
+       JOIN process_definitions d ON d.id = i.definition_id
+       WHERE t.id = $1`,
+    [taskId],
+  );
+  const row = rows[0];
+  return row ? { ...row, created_at: row.created_at.toISOString() } : null;
+}
+
+/**
+ * Sets the assignee of an open task when it has none or already has `assignee` (a claim), or clears
+ * it (`assignee` null, an unclaim). False when the task is gone or held by someone else.
+ */
+export async function setUserTaskAssignee(
+  db: Pool,
+  taskId: string,
+  assignee: string | null,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE user_tasks SET assignee = $2
+       WHERE id = $1 AND ($2::text IS NULL OR assignee IS NULL OR assignee = $2)`,
+    [taskId, assignee],
+  );
+  return (rowCount ?? 0) > 0;
 }

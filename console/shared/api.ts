@@ -22,21 +22,46 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** A response's body with its headers (paging headers such as `X-Total-Count`, `X-Next-Cursor`). */
+export interface ApiResponse<T> {
+  data: T;
+  headers: Headers;
+}
+
+interface Remembered {
+  etag: string;
+  text: string;
+  headers: Headers;
+}
+
+// GET answers remembered for revalidation; the oldest goes first past this many.
+const rememberedLimit = 200;
+
 /**
  * Calls the service's public HTTP API with the session's credentials. Answers other than 2xx
  * become ApiError with the service's error body (its `message`, or `error`/`code` for records);
- * a 401 also tells `onUnauthorized`, so the console can return to the login page.
+ * a 401 also tells `onUnauthorized`, so the console can return to the login page. A GET sends back
+ * the ETag of the answer it last got for the same URL and credentials: an unchanged list or page
+ * costs a 304 with no body, which is what makes the console's polling cheap.
  */
 export class ApiClient {
+  private readonly remembered = new Map<string, Remembered>();
+
   constructor(
     private readonly credentials: () => Credentials | null,
     private readonly onUnauthorized: () => void,
   ) {}
 
   async call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+    return (await this.request<T>(method, path, options)).data;
+  }
+
+  /** As `call`, with the response's headers. */
+  async request<T>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+    const credentialHeaders = this.credentials()?.header() ?? {};
     const headers: Record<string, string> = {
       accept: 'application/json',
-      ...this.credentials()?.header(),
+      ...credentialHeaders,
       ...options.headers,
     };
     let body: BodyInit | undefined;
@@ -45,19 +70,37 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
     }
+    // Keyed by the credentials too: another user's answer is never reused.
+    const key = method === 'GET' ? `${JSON.stringify(credentialHeaders)} ${path}` : undefined;
+    const known = key === undefined ? undefined : this.remembered.get(key);
+    if (known) headers['if-none-match'] = known.etag;
     const response = await fetch(path, {
       method,
       headers,
+      // The ETags are handled here; the browser's own cache would answer 200 from memory instead.
+      cache: 'no-store',
       ...(body === undefined ? {} : { body }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    if (response.status === 304 && known) return { data: parse(known.text) as T, headers: known.headers };
     const text = await response.text();
-    const parsed: unknown = text === '' ? undefined : safeParse(text);
+    const parsed: unknown = text === '' ? undefined : parse(text);
     if (!response.ok) {
       if (response.status === 401) this.onUnauthorized();
       throw toApiError(response.status, parsed, text);
     }
-    return parsed as T;
+    const etag = response.headers.get('etag');
+    if (key !== undefined && etag !== null) this.remember(key, { etag, text, headers: response.headers });
+    return { data: parsed as T, headers: response.headers };
+  }
+
+  private remember(key: string, entry: Remembered): void {
+    this.remembered.delete(key);
+    this.remembered.set(key, entry);
+    if (this.remembered.size > rememberedLimit) {
+      const oldest = this.remembered.keys().next().value;
+      if (oldest !== undefined) this.remembered.delete(oldest);
+    }
   }
 
   get<T>(path: string, options?: CallOptions): Promise<T> {
@@ -77,7 +120,7 @@ export class ApiClient {
   }
 }
 
-function safeParse(text: string): unknown {
+function parse(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {

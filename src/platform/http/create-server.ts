@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import etag from '@fastify/etag';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Registry } from 'prom-client';
@@ -119,6 +120,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   });
 
   instrumentHttp(app, options.metrics);
+  // Every answer carries an ETag of its body; a client that sends it back in If-None-Match gets
+  // 304 with no body when nothing changed (the consoles poll their lists and open pages so).
+  await app.register(etag, { weak: true });
 
   const { errors } = options;
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;

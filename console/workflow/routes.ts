@@ -12,9 +12,11 @@ export interface ConsoleRoute {
 
 // Each page is its own chunk: the first page loads only what it shows (bpmn-js comes with diagrams).
 const ProcessesPage = lazy(() => import('./pages/processes.js').then((m) => m.ProcessesPage));
+const VersionPage = lazy(() => import('./pages/processes/version-page.js').then((m) => m.VersionPage));
 
 /** Every page, first the home page. One line per page; pages own their files under `pages/`. */
 export const routes: ConsoleRoute[] = [{ path: `${base}/processes`, component: ProcessesPage }];
+routes.push({ path: `${base}/processes/:key/versions/:id`, component: VersionPage });
 
 /** The main navigation. */
 export const navigation: NavItem[] = [{ href: `${base}/processes`, label: 'Processes' }];

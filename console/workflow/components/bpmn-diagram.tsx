@@ -118,7 +118,7 @@ export function BpmnDiagram(props: {
   return (
     <>
       <ErrorNotice error={error} />
-      <div class="diagram" ref={container} role="img" aria-label={props.label} data-ready={ready > 0} />
+      <div class="diagram" ref={container} role="group" aria-label={props.label} data-ready={ready > 0} />
     </>
   );
 }

@@ -79,7 +79,7 @@ describe('workflow console: processes and versions', () => {
     }
   });
 
-  test('the version page shows the running instance as a token on the service task; a click opens its instances', async () => {
+  test('the version page shows the running instances as tokens and the incident on the service task; a click opens its instances', async () => {
     const token = await workflow.login('dev@example.com', 'dev password');
     const started = await workflow.request({
       method: 'POST',
@@ -88,20 +88,51 @@ describe('workflow console: processes and versions', () => {
       body: { org_id: orgId, process_key: 'payment', variables: { amount: 12 } },
     });
     assert.equal(started.statusCode, 201, started.body);
+    const failing = await workflow.request({
+      method: 'POST',
+      url: '/api/v1/process-instances',
+      token,
+      body: { org_id: orgId, process_key: 'payment', variables: { amount: 13 } },
+    });
+    assert.equal(failing.statusCode, 201, failing.body);
+    const fetched = await workflow.request({
+      method: 'POST',
+      url: '/api/v1/external-tasks/fetch-and-lock',
+      body: { worker_id: 'w1', max_tasks: 1, topics: [{ topic_name: 'charge', lock_duration_ms: 60_000 }] },
+    });
+    const [task] = fetched.json() as { id: string }[];
+    assert.ok(task, 'a charge task was fetched');
+    const failure = await workflow.request({
+      method: 'POST',
+      url: `/api/v1/external-tasks/${task.id}/failure`,
+      body: { worker_id: 'w1', error_message: 'card reader down', retries: 0, retry_timeout_ms: 0 },
+    });
+    assert.equal(failure.statusCode, 204, failure.body);
     const version = await paymentVersion();
     const { page, errors, close } = await openPage(browser);
     try {
       await logIn(page, '/console/processes');
       const versions = page.getByRole('table', { name: 'Versions of payment' });
       const row = versions.getByRole('row', { name: /v1/ });
-      await row.getByRole('cell', { name: '1', exact: true }).first().waitFor();
+      await row.locator('.badge.incident').waitFor();
+      assert.deepEqual(
+        await row
+          .getByRole('cell')
+          .allTextContents()
+          .then((cells) => cells.slice(1, 4)),
+        ['1', '1', '0'],
+        'running, incident and completed instances of v1',
+      );
       await versions.getByRole('link', { name: 'v1' }).click();
       await page.getByRole('heading', { name: 'Payment v1' }).waitFor();
       assert.equal(new URL(page.url()).pathname, `/console/processes/payment/versions/${version.id}`);
       const badge = page.locator('.weft-overlay-tokens[data-element-id="charge"]');
       await badge.waitFor();
-      assert.equal(await badge.textContent(), '1');
-      assert.equal(await badge.getAttribute('title'), '1 active token at charge');
+      assert.equal(await badge.textContent(), '2');
+      assert.equal(await badge.getAttribute('title'), '2 active tokens at charge');
+      const incidents = page.locator('.weft-overlay-incidents[data-element-id="charge"]');
+      assert.equal(await incidents.textContent(), '1');
+      assert.equal(await incidents.getAttribute('title'), '1 open incident at charge');
       await page.getByRole('link', { name: 'charge' }).waitFor();
       await screenshot(page, 'processes-version');
       assert.deepEqual(await seriousViolations(page), []);

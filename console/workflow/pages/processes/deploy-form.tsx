@@ -62,7 +62,13 @@ export function DeployForm(props: { orgId: string; onDeployed: () => void }) {
           setError(undefined);
           setRefusal(undefined);
           setDeployed(undefined);
-          deploy(new FormData(event.currentTarget))
+          const form = event.currentTarget;
+          deploy(new FormData(form))
+            .then(() => {
+              // Only the file: the chosen group is component state, which a form reset would not follow.
+              const file = form.elements.namedItem('file');
+              if (file instanceof HTMLInputElement) file.value = '';
+            })
             .catch((failure: unknown) =>
               setError(failure instanceof Error ? failure : new Error(String(failure))),
             )

@@ -131,6 +131,7 @@ function RenameForm(props: {
         class="filters"
         onSubmit={(event) => {
           event.preventDefault();
+          const details = event.currentTarget.closest('details');
           setBusy(true);
           setError(undefined);
           api
@@ -140,7 +141,10 @@ function RenameForm(props: {
               process_key: props.processKey,
               name: fieldText(new FormData(event.currentTarget), 'name'),
             })
-            .then(props.onRenamed)
+            .then(() => {
+              if (details) details.open = false;
+              props.onRenamed();
+            })
             .catch((failure: unknown) =>
               setError(failure instanceof Error ? failure : new Error(String(failure))),
             )

@@ -12,6 +12,7 @@ export interface ConsoleRoute {
 
 // Each page is its own chunk: the first page loads only what it shows (bpmn-js comes with diagrams).
 const ProcessesPage = lazy(() => import('./pages/processes.js').then((m) => m.ProcessesPage));
+const VersionPage = lazy(() => import('./pages/processes/version-page.js').then((m) => m.VersionPage));
 const InstancesPage = lazy(() => import('./pages/instances/instances-page.js').then((m) => m.InstancesPage));
 const InstancePage = lazy(() => import('./pages/instances/instance-page.js').then((m) => m.InstancePage));
 const IncidentsPage = lazy(() => import('./pages/instances/incidents-page.js').then((m) => m.IncidentsPage));
@@ -25,6 +26,7 @@ const ScriptsPage = lazy(() => import('./pages/scripts/scripts-page.js').then((m
 /** Every page, first the home page. One line per page; pages own their files under `pages/`. */
 export const routes: ConsoleRoute[] = [
   { path: `${base}/processes`, component: ProcessesPage },
+  { path: `${base}/processes/:key/versions/:id`, component: VersionPage },
   { path: `${base}/instances`, component: InstancesPage },
   { path: `${base}/instances/:id`, component: InstancePage },
   { path: `${base}/incidents`, component: IncidentsPage },

@@ -6,6 +6,7 @@ import { compileBpmn, bpmnContentHash, type ExtensionSpec } from '../engine/mode
 import { WorkflowErrors } from '../errors.js';
 import * as definitions from '../engine/store/process-definitions.js';
 import { processGroupInOrg } from '../engine/store/process-groups.js';
+import * as statistics from '../engine/store/definition-statistics.js';
 import { lockProcessKey, setLastVersion } from '../engine/store/process-keys.js';
 import type { ModelCache } from './model-cache.js';
 import {
@@ -178,6 +179,29 @@ export class DeploymentService {
       starts.starts,
       this.clock.now(),
     );
+  }
+
+  /** A version's instance counts and its live tokens and open incidents per element (Reader). */
+  async statistics(
+    identity: Identity,
+    id: string,
+  ): Promise<{ instances: statistics.InstanceCounts; elements: statistics.ElementCounts[] }> {
+    await this.find(identity, id, ['Developer', 'Operator', 'Reader']);
+    const [instances, elements] = await Promise.all([
+      statistics.instanceCountsOfDefinition(this.pool, id),
+      statistics.elementCountsOfDefinition(this.pool, id),
+    ]);
+    return { instances, elements };
+  }
+
+  /** Instance counts per version of an org, or of one key (Reader). */
+  async instanceCounts(
+    identity: Identity,
+    orgId: string,
+    processKey: string | undefined,
+  ): Promise<(statistics.InstanceCounts & { definition_id: string })[]> {
+    requireOrgRole(identity, orgId, ['Developer', 'Operator', 'Reader']);
+    return statistics.instanceCountsOfOrg(this.pool, orgId, processKey);
   }
 
   /** Renames every version and draft of a key in one statement (Developer). */

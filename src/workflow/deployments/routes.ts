@@ -7,12 +7,14 @@ import type { DeploymentService } from './deployment-service.js';
 import {
   DeployBody,
   DeploymentIdParams,
+  DeploymentStatistics,
   DeployResponse,
   ListDeploymentsQuery,
   ProcessDefinition,
   ProcessDefinitionWithXml,
   RenameByKeyBody,
   SetDisabledBody,
+  VersionInstanceCounts,
 } from './schemas.js';
 
 function present<T extends DefinitionRecord>(definition: T): Omit<T, 'org_id'> {
@@ -20,7 +22,7 @@ function present<T extends DefinitionRecord>(definition: T): Omit<T, 'org_id'> {
   return shown;
 }
 
-/** Deployments: deploy, list, show, disable, rename by key. */
+/** Deployments: deploy, list, show, statistics, disable, rename by key. */
 export function registerDeploymentRoutes(app: HttpServer, deployments: DeploymentService): void {
   const tags = ['deployments'];
   const security = bearerSecurity;
@@ -62,6 +64,35 @@ export function registerDeploymentRoutes(app: HttpServer, deployments: Deploymen
       (await deployments.list(identityOf(request), request.query.org_id, request.query.process_key)).map(
         present,
       ),
+  );
+
+  app.get(
+    '/api/v1/deployments/statistics',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Instance counts per version of an organisation (versions without instances are left out)',
+        querystring: ListDeploymentsQuery,
+        response: { 200: Type.Array(VersionInstanceCounts), ...authenticatedErrors },
+      },
+    },
+    (request) =>
+      deployments.instanceCounts(identityOf(request), request.query.org_id, request.query.process_key),
+  );
+
+  app.get(
+    '/api/v1/deployments/:id/statistics',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "A version's instance counts, and its live tokens and open incidents per element",
+        params: DeploymentIdParams,
+        response: { 200: DeploymentStatistics, ...authenticatedErrors, 404: ErrorBody },
+      },
+    },
+    (request) => deployments.statistics(identityOf(request), request.params.id),
   );
 
   app.get(

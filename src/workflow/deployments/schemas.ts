@@ -59,3 +59,28 @@ export const RenameByKeyBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** How many instances of a version are in each state. */
+export const InstanceCounts = Type.Object({
+  running: Type.Integer(),
+  incident: Type.Integer(),
+  completed: Type.Integer(),
+  cancelled: Type.Integer(),
+  terminated: Type.Integer(),
+});
+
+/** GET /api/v1/deployments/statistics answer item: one version's instance counts. */
+export const VersionInstanceCounts = Type.Object({ definition_id: Uuid, ...InstanceCounts.properties });
+
+/** GET /api/v1/deployments/{id}/statistics answer. */
+export const DeploymentStatistics = Type.Object({
+  instances: InstanceCounts,
+  elements: Type.Array(
+    Type.Object({
+      element_id: Type.String(),
+      active: Type.Integer({ description: 'tokens waiting, joining or failed there' }),
+      incidents: Type.Integer({ description: 'open incidents raised there' }),
+    }),
+    { description: 'elements with a live token or an open incident, over running and incident instances' },
+  ),
+});

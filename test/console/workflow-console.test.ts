@@ -74,6 +74,12 @@ describe('workflow console: shell, login and deep links', () => {
       await page.getByRole('heading', { name: 'Processes' }).waitFor();
       assert.equal(new URL(page.url()).pathname, '/console/processes');
       assert.equal(await page.getByLabel('Organisation').inputValue(), (await orgId()) ?? '');
+      // The page polls; the API answers an unchanged list with 304 to the ETag the console sent back.
+      const revalidated = await page.waitForResponse(
+        (response) => response.url().includes('/api/v1/deployments') && response.status() === 304,
+        { timeout: 15_000 },
+      );
+      assert.ok(revalidated.request().headers()['if-none-match']);
       await screenshot(page, 'workflow-processes-empty');
       assert.deepEqual(await seriousViolations(page), []);
       assert.deepEqual(

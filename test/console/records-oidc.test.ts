@@ -55,6 +55,11 @@ spec:
       await page.getByLabel('API key').waitFor();
       await screenshot(page, 'records-oidc-login');
       assert.deepEqual(await seriousViolations(page), []);
+      await page.setViewportSize({ width: 390, height: 800 });
+      const narrow = await oidcButton.boundingBox();
+      assert.ok(narrow && narrow.x >= 0 && narrow.x + narrow.width <= 390, 'the button fits a phone');
+      await screenshot(page, 'records-oidc-login-narrow');
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       await oidcButton.click();
       await page.waitForURL(`${origin}/console/schemas?from=link`);

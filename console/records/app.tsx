@@ -1,28 +1,32 @@
 import { ErrorBoundary, LocationProvider, Route, Router } from 'preact-iso';
 import { Layout } from '../shared/components/layout.js';
+import { Loading } from '../shared/components/page.js';
 import { useStore } from '../shared/store.js';
+import { LogoutButton } from './components/logout-button.js';
 import { LoginPage } from './pages/login.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { navigation, routes } from './routes.js';
-import { base, session } from './session.js';
+import { base, session, starting } from './session.js';
 
-/** The records console: the login form until signed in, then the routed pages. */
+/**
+ * The records console: while starting, a check for an OIDC session cookie; then the login form until
+ * signed in, then the routed pages.
+ */
 export function App() {
   const credentials = useStore(session.credentials);
+  const isStarting = useStore(starting);
+  if (isStarting)
+    return (
+      <main id="main" class="login">
+        <Loading />
+      </main>
+    );
   return (
     <LocationProvider>
       {credentials === null ? (
         <LoginPage />
       ) : (
-        <Layout
-          title="weft records"
-          nav={navigation}
-          session={
-            <button type="button" onClick={() => session.signOut()}>
-              Log out
-            </button>
-          }
-        >
+        <Layout title="weft records" nav={navigation} session={<LogoutButton />}>
           <ErrorBoundary>
             <Router>
               {[

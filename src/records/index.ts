@@ -18,6 +18,7 @@ import { Authenticator } from './auth/authenticator.js';
 import { JwtVerifier } from './auth/jwt-verifier.js';
 import { registerIdentityRoute } from './auth/identity-route.js';
 import { registerOidcRoutes } from './auth/oidc/routes.js';
+import { registerLoginStrategiesRoute } from './auth/oidc/strategies-route.js';
 import { purgeEndedSessions } from './auth/oidc/oidc-sessions.js';
 import { RecordsAuth } from './auth/records-auth.js';
 import { AuthAuditLog } from './auth-audit/auth-audit-log.js';
@@ -201,6 +202,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
       healthTimeoutMs: config.healthTimeoutMs,
     });
     registerOidcRoutes(scope, { pool, clock, strategies: () => auth.oidcStrategies() });
+    registerLoginStrategiesRoute(scope, () => auth.oidcStrategies());
     registerIdentityRoute(scope);
     registerAuthAuditRoutes(scope, { pool, audit: authAudit });
     registerRoleBindingRoutes(scope, { pool: ownerPool, publish: () => auth.publish() });

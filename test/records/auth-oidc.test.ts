@@ -57,6 +57,7 @@ kind: AuthStrategy
 metadata: { name: corp-sso }
 spec:
   type: oidc
+  displayName: Corporate SSO
   oidc:
     clientId: weft
     clientSecret: weft-test-client-secret
@@ -181,6 +182,15 @@ spec:
       (await fetch(`${base}/api/auth/callback?state=${'s'.repeat(600)}`, { redirect: 'manual' })).status,
       400,
     );
+  });
+
+  test('GET /api/auth/strategies lists the OIDC strategies by name and display name only, without credentials', async () => {
+    const response = await fetch(`${base}/api/auth/strategies`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+    const body = await response.text();
+    assert.deepEqual(JSON.parse(body), { oidc: [{ name: 'corp-sso', displayName: 'Corporate SSO' }] });
+    assert.doesNotMatch(body, /secret|weft-test|discovery|127\.0\.0\.1/, 'nothing of the provider or client');
   });
 
   test('sessionTtl accepts short and ISO 8601 durations', () => {

@@ -112,6 +112,8 @@ describe('records OpenAPI document against live responses', () => {
     await send('GET', '/api/platform/audit/auth', 200, { roles: ['platform-auditor'] });
     await send('GET', '/api/platform/audit/auth?outcome=nope', 400, { roles: ['platform-auditor'] });
     await send('GET', '/api/auth/login', 404, { anonymous: true });
+    const strategies = await send('GET', '/api/auth/strategies', 200, { anonymous: true });
+    assert.deepEqual(strategies.json(), { oidc: [] }, 'no AuthStrategy declared: no OIDC login');
     await send('GET', '/api/auth/callback?state=x&code=y', 401, { anonymous: true });
     await send('POST', '/api/auth/callback', 401, {
       anonymous: true,

@@ -45,6 +45,8 @@ function isLoopback(url: URL): boolean {
 export class OidcStrategy implements Strategy {
   readonly type = 'oidc';
   readonly name: string;
+  /** The strategy's `spec.displayName`, for a login button ("Log in with …"). */
+  readonly displayName: string | undefined;
   readonly sessionTtlSeconds: number;
   readonly sessionSecure: boolean;
   readonly redirectUri: string;
@@ -65,6 +67,7 @@ export class OidcStrategy implements Strategy {
     const oidc = definition.spec.oidc;
     if (!oidc) throw new Error(`AuthStrategy ${definition.name} has no oidc section`);
     this.name = definition.name;
+    this.displayName = definition.spec.displayName;
     this.failOpen = definition.spec.revocation?.failOpen ?? false;
     this.mapping = oidc.claimMapping;
     this.clientId = oidc.clientId;

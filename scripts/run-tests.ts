@@ -17,6 +17,7 @@ import { createPool } from '../src/platform/database/pool.js';
 import { createLogger } from '../src/platform/logging/logger.js';
 import { recordsMigrationsDir } from '../src/records/index.js';
 import { workflowMigrationsDir } from '../src/workflow/index.js';
+import { prepareBrowser } from '../test/helpers/browser.js';
 import { runtimeLogins } from '../test/helpers/runtime-login.js';
 
 const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -100,6 +101,7 @@ async function main(): Promise<number> {
       await ensureLogin(adminUrl, login.user, login.password);
       await withAdmin(adminUrl, (client) => client.query(`GRANT ${login.role} TO ${login.user}`));
     }
+    if (files.some((file) => file.split(path.sep).includes('console'))) await prepareBrowser();
     return await new Promise<number>((resolve) => {
       const child = spawn(
         process.execPath,

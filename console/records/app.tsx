@@ -1,4 +1,5 @@
-import { ErrorBoundary, LocationProvider, Route, Router } from 'preact-iso';
+import { LocationProvider } from 'preact-iso';
+import { ConsoleRouter } from '../shared/components/console-router.js';
 import { Layout } from '../shared/components/layout.js';
 import { Loading } from '../shared/components/page.js';
 import { useStore } from '../shared/store.js';
@@ -27,17 +28,7 @@ export function App() {
         <LoginPage />
       ) : (
         <Layout title="weft records" nav={navigation} session={<LogoutButton />}>
-          <ErrorBoundary>
-            <Router>
-              {[
-                ...routes.map((route) => (
-                  <Route key={route.path} path={route.path} component={route.component} />
-                )),
-                <Route key="home" path={`${base}/`} component={routes[0]?.component ?? NotFoundPage} />,
-                <Route key="fallback" default component={NotFoundPage} />,
-              ]}
-            </Router>
-          </ErrorBoundary>
+          <ConsoleRouter routes={routes} base={base} notFound={NotFoundPage} />
         </Layout>
       )}
     </LocationProvider>

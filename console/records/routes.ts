@@ -1,14 +1,7 @@
-import type { ComponentType } from 'preact';
 import { lazy } from 'preact-iso';
+import type { ConsoleRoute } from '../shared/components/console-router.js';
 import type { NavItem } from '../shared/components/layout.js';
 import { base } from './session.js';
-
-/** A page of the console: its URL pattern (preact-iso syntax) and its component, loaded on demand. */
-export interface ConsoleRoute {
-  path: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  component: ComponentType<any>;
-}
 
 const SchemasPage = lazy(() => import('./pages/schemas.js').then((m) => m.SchemasPage));
 const RecordsIndexPage = lazy(() =>

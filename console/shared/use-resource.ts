@@ -18,8 +18,10 @@ export function useResource<T>(
   load: (signal: AbortSignal) => Promise<T>,
   options: { refreshMs?: number } = {},
 ): Resource<T> {
-  const [data, setData] = useState<T | undefined>(undefined);
-  const [error, setError] = useState<ApiError | Error | undefined>(undefined);
+  // Each answer is kept with the key it was loaded for, so that the first render after a key change
+  // already shows nothing of the previous key (no flash of stale rows under new filters).
+  const [loaded, setLoaded] = useState<{ key: string; value: T } | undefined>(undefined);
+  const [failed, setFailed] = useState<{ key: string; error: ApiError | Error } | undefined>(undefined);
   const [loading, setLoading] = useState(true);
   const [tick, setTick] = useState(0);
   const loader = useRef(load);
@@ -32,22 +34,18 @@ export function useResource<T>(
     loader.current(abort.signal).then(
       (value) => {
         if (abort.signal.aborted) return;
-        setData(value);
-        setError(undefined);
+        setLoaded({ key, value });
+        setFailed(undefined);
         setLoading(false);
       },
       (failure: unknown) => {
         if (abort.signal.aborted) return;
-        setError(failure instanceof Error ? failure : new Error(String(failure)));
+        setFailed({ key, error: failure instanceof Error ? failure : new Error(String(failure)) });
         setLoading(false);
       },
     );
     return () => abort.abort();
   }, [key, tick]);
-
-  useEffect(() => {
-    setData(undefined);
-  }, [key]);
 
   useEffect(() => {
     if (!options.refreshMs) return;
@@ -57,5 +55,8 @@ export function useResource<T>(
     return () => clearInterval(timer);
   }, [options.refreshMs, reload]);
 
-  return { data, error, loading, reload };
+  const data = loaded?.key === key ? loaded.value : undefined;
+  const error = failed?.key === key ? failed.error : undefined;
+  const settled = loaded?.key === key || failed?.key === key;
+  return { data, error, loading: loading || !settled, reload };
 }

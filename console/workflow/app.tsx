@@ -1,4 +1,5 @@
-import { ErrorBoundary, LocationProvider, Route, Router } from 'preact-iso';
+import { LocationProvider } from 'preact-iso';
+import { ConsoleRouter } from '../shared/components/console-router.js';
 import { Layout } from '../shared/components/layout.js';
 import { useStore } from '../shared/store.js';
 import { LoginPage } from './pages/login.js';
@@ -15,17 +16,7 @@ export function App() {
         <LoginPage />
       ) : (
         <Layout title="weft workflow" nav={navigation} session={<SessionControls />}>
-          <ErrorBoundary>
-            <Router>
-              {[
-                ...routes.map((route) => (
-                  <Route key={route.path} path={route.path} component={route.component} />
-                )),
-                <Route key="home" path={`${base}/`} component={routes[0]?.component ?? NotFoundPage} />,
-                <Route key="fallback" default component={NotFoundPage} />,
-              ]}
-            </Router>
-          </ErrorBoundary>
+          <ConsoleRouter routes={routes} base={base} notFound={NotFoundPage} />
         </Layout>
       )}
     </LocationProvider>

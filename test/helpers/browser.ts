@@ -16,8 +16,25 @@ export const screenshotDir = fileURLToPath(new URL('../../test-artifacts/console
  * and no system browser. `WEFT_CHROMIUM` names another binary (e.g. Debian's /usr/bin/chromium).
  */
 export async function launchBrowser(): Promise<Browser> {
-  const executablePath = process.env.WEFT_CHROMIUM ?? (await chromium.executablePath());
-  return playwright.launch({ executablePath, args: browserArgs(), headless: true });
+  const executablePath = await prepareBrowser();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await playwright.launch({ executablePath, args: browserArgs(), headless: true });
+    } catch (error) {
+      // Another test process may still be unpacking the shared binary (the package checks only
+      // that the file exists): wait for its write to finish.
+      if (attempt >= 40 || !String(error).includes('ETXTBSY')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+/**
+ * The browser binary's path, unpacking it first when needed. The test runner calls it once before
+ * the test processes start, so that they do not unpack it side by side.
+ */
+export async function prepareBrowser(): Promise<string> {
+  return process.env.WEFT_CHROMIUM ?? chromium.executablePath();
 }
 
 // The package's flags are made for AWS Lambda: one process (closing a page context would end the

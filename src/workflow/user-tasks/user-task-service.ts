@@ -44,7 +44,7 @@ export class UserTaskService {
     if (!task) throw WorkflowErrors.notFound('No such open user task');
     requireOrgRole(identity, task.org_id, MEMBER_ROLES);
     const { xml, ...details } = task;
-    return { ...details, form: await embeddedFormSchema(xml, task.form_key) };
+    return { ...details, form: xml === null ? null : await embeddedFormSchema(xml, task.form_key) };
   }
 
   /**

@@ -102,14 +102,17 @@ export async function findUserTask(
 export interface UserTaskDetailsRecord extends UserTaskRecord {
   process_key: string;
   form_key: string | null;
-  xml: string;
+  xml: string | null;
 }
 
-/** One open task with its process key, form key and definition XML; null when there is none. */
+/** One open task with its process key, form key and (for an embedded form) the definition XML; null when there is none. */
 export async function findUserTaskDetails(db: Pool, taskId: string): Promise<UserTaskDetailsRecord | null> {
   const { rows } = await db.query<Omit<UserTaskDetailsRecord, 'created_at'> & { created_at: Date }>(
     `SELECT t.id, t.org_id, t.process_instance_id, t.activity_id, t.name, t.assignee, t.candidate_groups,
-            t.variables, t.created_at, d.process_key, d.model->'elements'->t.activity_id->>'formKey' AS form_key, d.xml
+            t.variables, t.created_at, d.process_key, d.model->'elements'->t.activity_id->>'formKey' AS form_key,
+            -- Only an embedded form is read from the document: other tasks do not load it.
+            CASE WHEN d.model->'elements'->t.activity_id->>'formKey' LIKE 'camunda-forms:bpmn:%'
+                 THEN d.xml END AS xml
        FROM user_tasks t
        JOIN process_instances i ON i.id = t.process_instance_id
        JOIN process_definitions d ON d.id = i.definition_id

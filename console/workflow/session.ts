@@ -36,10 +36,22 @@ export async function logIn(email: string, password: string): Promise<void> {
   session.signIn(token);
 }
 
+/**
+ * The caller from /me. A PlatformAdmin belongs to no org yet may work in every one, so its org
+ * switcher also lists the orgs of `GET /api/v1/orgs` (with no org role of its own).
+ */
 async function fetchMe(token: BearerToken): Promise<Me> {
-  const response = await fetch('/api/v1/me', { headers: token.header() });
-  if (!response.ok) throw new Error(`Could not load your profile (HTTP ${response.status})`);
-  return (await response.json()) as Me;
+  const caller = await getJson<Me>('/api/v1/me', token, 'your profile');
+  if (!caller.global_roles.includes('PlatformAdmin')) return caller;
+  const all = await getJson<Omit<MeOrg, 'roles'>[]>('/api/v1/orgs', token, 'the organisations');
+  const others = all.filter((org) => !caller.orgs.some((member) => member.id === org.id));
+  return { ...caller, orgs: [...caller.orgs, ...others.map((org) => ({ ...org, roles: [] }))] };
+}
+
+async function getJson<T>(path: string, token: BearerToken, what: string): Promise<T> {
+  const response = await fetch(path, { headers: token.header() });
+  if (!response.ok) throw new Error(`Could not load ${what} (HTTP ${response.status})`);
+  return (await response.json()) as T;
 }
 
 /** The org the console works in (the switcher changes it); null when the caller has none. */

@@ -91,6 +91,37 @@ describe('workflow console: shell, login and deep links', () => {
     }
   });
 
+  test('a PlatformAdmin with no membership can switch to every org', async () => {
+    await workflow.createUser('root@example.com', 'root password', { platformAdmin: true });
+    await database.pool.query(`INSERT INTO orgs (name, slug) VALUES ('Globex', 'globex')`);
+    const { page, errors, close } = await openPage(browser);
+    try {
+      await page.goto(`${origin}/console/`);
+      await page.getByLabel('Email').fill('root@example.com');
+      await page.getByLabel('Password').fill('root password');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('heading', { name: 'Processes' }).waitFor();
+      const switcher = page.getByLabel('Organisation');
+      const { rows } = await database.pool.query<{ id: string }>(`SELECT id FROM orgs ORDER BY name`);
+      assert.deepEqual(
+        (
+          await switcher
+            .locator('option')
+            .evaluateAll((options) => options.map((o) => o.getAttribute('value')))
+        ).sort(),
+        rows.map((row) => row.id).sort(),
+      );
+      const chosen = await switcher.inputValue();
+      assert.ok(
+        rows.some((row) => row.id === chosen),
+        'one of them is chosen',
+      );
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
   test('fits a 390-px phone screen without horizontal scrolling', async () => {
     const { page, close } = await openPage(browser, { width: 390, height: 844 });
     try {

@@ -1,4 +1,7 @@
-/** Script Task pipelines: jq, FEEL and Rhai steps over process variables, in-process or sandboxed. */
+/**
+ * Script Task pipelines (jq, FEEL and Rhai steps over process variables, in-process or sandboxed)
+ * and script tasks in JavaScript (QuickJS in the sandbox).
+ */
 export type {
   JsonValue,
   PipelineResult,
@@ -29,3 +32,11 @@ export {
   type WireStepResult,
 } from './wire.js';
 export { loadJqEngine, type JqEngine, type JqRunResult } from './jq-engine.js';
+export {
+  defaultJavaScriptLimits,
+  loadJavaScriptEngine,
+  type JavaScriptEngine,
+  type JavaScriptExecution,
+  type JavaScriptLimits,
+  type JavaScriptTask,
+} from './javascript-engine.js';

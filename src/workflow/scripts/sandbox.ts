@@ -1,15 +1,20 @@
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { runPipeline, type RunPipelineOptions } from './pipeline.js';
-import type { SandboxReply, SandboxRequest, SandboxWorkerData } from './sandbox-protocol.js';
+import type { JavaScriptTask } from './javascript-engine.js';
+import type { SandboxReply, SandboxRequest, SandboxWork, SandboxWorkerData } from './sandbox-protocol.js';
 import type { ScriptLimits, StepExecutor } from './step-executor.js';
-import type { PipelineResult, ScriptStep, ScriptStepInput, StepOutcome, Variables } from './types.js';
+import type { PipelineResult, ScriptStepInput, StepOutcome, Variables } from './types.js';
 
 /** How the script sandbox is sized and bounded. */
 export interface ScriptSandboxOptions {
   /** Worker threads running steps in parallel; default 2. */
   poolSize?: number;
-  /** Wall-clock limit of one step, after which its worker is terminated and replaced; default 2000. */
+  /**
+   * Wall-clock limit of one step, after which its worker is terminated and replaced; default 2000.
+   * A JavaScript script is interrupted by its interpreter at this limit, and its worker terminated
+   * only if that has not ended it a second later.
+   */
   stepTimeoutMs?: number;
   /** V8 old-generation heap of each worker in MiB; default 256 (jq's own heap is capped at 256 MiB). */
   maxHeapMb?: number;
@@ -25,6 +30,8 @@ export interface ScriptSandbox extends StepExecutor {
     variables: Variables,
     options?: Omit<RunPipelineOptions, 'executor' | 'limits'>,
   ): Promise<PipelineResult>;
+  /** Runs a script task's JavaScript in a worker (QuickJS, within the JavaScript limits). */
+  runJavaScript(task: JavaScriptTask): Promise<StepOutcome>;
   /** Starts every worker and resolves once they have loaded their languages. */
   ready(): Promise<void>;
   /** Terminates the workers; steps still queued or running end with an error. */
@@ -32,8 +39,7 @@ export interface ScriptSandbox extends StepExecutor {
 }
 
 interface Task {
-  step: ScriptStep;
-  variables: Variables;
+  work: SandboxWork;
   resolve: (outcome: StepOutcome) => void;
 }
 
@@ -51,6 +57,10 @@ interface Slot {
   started: Promise<void>;
   markStarted: () => void;
 }
+
+// QuickJS's interrupt handler ends a script at the step timeout; the worker is terminated only when
+// that has not happened this much later (the interpreter stuck outside the script's own code).
+const JAVASCRIPT_GRACE_MS = 1000;
 
 const runningFromSource = import.meta.url.endsWith('.ts');
 
@@ -73,7 +83,7 @@ function failure(message: string, durationMs: number): StepOutcome {
 export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptSandbox {
   const poolSize = Math.max(1, options.poolSize ?? 2);
   const stepTimeoutMs = options.stepTimeoutMs ?? 2000;
-  const workerData: SandboxWorkerData = { limits: options.limits ?? {} };
+  const workerData: SandboxWorkerData = { limits: options.limits ?? {}, javascriptTimeoutMs: stepTimeoutMs };
   const entry = workerEntry();
   const slots: Slot[] = [];
   const queue: Task[] = [];
@@ -150,7 +160,11 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
   function onTimeout(slot: Slot): void {
     const running = slot.running;
     if (running === null) return;
-    const limit = `${running.task.step.type} step exceeded the time limit of ${stepTimeoutMs} ms`;
+    const work = running.task.work;
+    const limit =
+      work.kind === 'step'
+        ? `${work.step.type} step exceeded the time limit of ${stepTimeoutMs} ms`
+        : `javascript script exceeded the time limit of ${stepTimeoutMs} ms`;
     retire(slot, limit);
   }
 
@@ -168,9 +182,10 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
     const id = nextId++;
     slot.state = 'busy';
     slot.worker.ref();
-    const timer = setTimeout(() => onTimeout(slot), stepTimeoutMs);
+    const timeoutMs = task.work.kind === 'javascript' ? stepTimeoutMs + JAVASCRIPT_GRACE_MS : stepTimeoutMs;
+    const timer = setTimeout(() => onTimeout(slot), timeoutMs);
     slot.running = { id, task, timer, started: performance.now() };
-    const request: SandboxRequest = { id, step: task.step, variables: task.variables };
+    const request: SandboxRequest = { id, work: task.work };
     try {
       slot.worker.postMessage(request);
     } catch (e) {
@@ -178,14 +193,17 @@ export function createScriptSandbox(options: ScriptSandboxOptions = {}): ScriptS
     }
   }
 
+  function enqueue(work: SandboxWork): Promise<StepOutcome> {
+    if (closed) return Promise.resolve(failure('script sandbox is closed', 0));
+    return new Promise<StepOutcome>((resolve) => {
+      queue.push({ work, resolve });
+      dispatch();
+    });
+  }
+
   const sandbox: ScriptSandbox = {
-    execute(step, variables) {
-      if (closed) return Promise.resolve(failure('script sandbox is closed', 0));
-      return new Promise<StepOutcome>((resolve) => {
-        queue.push({ step, variables, resolve });
-        dispatch();
-      });
-    },
+    execute: (step, variables) => enqueue({ kind: 'step', step, variables }),
+    runJavaScript: (task) => enqueue({ kind: 'javascript', task }),
     run(steps, variables, runOptions = {}) {
       return runPipeline(steps, variables, { ...runOptions, executor: sandbox });
     },

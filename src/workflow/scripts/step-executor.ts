@@ -3,6 +3,7 @@ import { runFeelStep } from './feel-step.js';
 import { loadJqEngine, type JqEngine } from './jq-engine.js';
 import { runJqStep } from './jq-step.js';
 import type { RhaiLimits } from '../../lib/rhai/index.js';
+import type { JavaScriptLimits } from './javascript-engine.js';
 import type * as RhaiStepModule from './rhai-step.js';
 import { stepError, type StepRun } from './step-run.js';
 import type { ScriptStep, StepOutcome, Variables } from './types.js';
@@ -16,6 +17,8 @@ export interface StepExecutor {
 export interface ScriptLimits {
   /** Rhai interpreter limits (`eval` is disabled whatever the list says). */
   rhai?: Partial<RhaiLimits>;
+  /** QuickJS limits of script tasks in JavaScript (their time limit is the sandbox's step timeout). */
+  javascript?: Partial<Omit<JavaScriptLimits, 'timeoutMs'>>;
 }
 
 /** The Rhai limits with `eval` always among the disabled symbols. */

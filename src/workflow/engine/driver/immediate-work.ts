@@ -4,6 +4,9 @@ import type { EngineEvent, HistoryEntry, Wait } from '../runtime/index.js';
 export interface WaitOwner {
   orgId: string;
   instanceId: string;
+  /** The instance's business key and definition, for work that shows them (JavaScript's `execution`). */
+  businessKey?: string | null;
+  definitionId?: string;
 }
 
 /** The answer to an immediate wait, with history entries of its own (a pipeline's steps). */

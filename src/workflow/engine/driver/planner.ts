@@ -17,7 +17,7 @@ import { needsCallActivityWork } from './call-activities.js';
 import { EngineCallError, InstanceSuspendedError, refusalError } from './driver-errors.js';
 import type { EventCondition } from './driver-types.js';
 import type { EffectTarget } from '../store/tagged-rows.js';
-import type { ImmediateWork } from './immediate-work.js';
+import type { ImmediateWork, WaitOwner } from './immediate-work.js';
 import { isEnded, type StoredInstance } from '../store/process-instances.js';
 import { yieldToEventLoop } from '../../../platform/yield-to-event-loop.js';
 
@@ -99,8 +99,13 @@ export class Planner {
     await condition?.check(stored, ctx.now);
     const model = await this.options.models.get(stored.record.definition_id);
     const owner = { orgId: stored.record.org_id, instanceId };
+    const workOwner = {
+      ...owner,
+      businessKey: stored.record.business_key,
+      definitionId: stored.record.definition_id,
+    };
     const first = unwrap(await applyEventPausing(model, stored.engineState, event, ctx, yieldToEventLoop));
-    const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
+    const { state, effects } = await this.drain(model, first.state, first.effects, workOwner, ctx);
     const parent =
       stored.record.parent_instance_id === null ? null : { instanceId: stored.record.parent_instance_id };
     return {
@@ -137,7 +142,8 @@ export class Planner {
       ...(input.parent === undefined ? {} : { calledByParent: true }),
     };
     const first = unwrap(await startInstancePausing(model, startInput, ctx, yieldToEventLoop));
-    const { state, effects } = await this.drain(model, first.state, first.effects, owner, ctx);
+    const workOwner = { ...owner, businessKey: input.businessKey ?? null, definitionId: definition.id };
+    const { state, effects } = await this.drain(model, first.state, first.effects, workOwner, ctx);
     const instance: NewInstance = {
       id,
       orgId: definition.org_id,
@@ -160,7 +166,7 @@ export class Planner {
     model: ProcessModel,
     initialState: InstanceState,
     initialEffects: Effect[],
-    owner: { orgId: string; instanceId: string },
+    owner: WaitOwner,
     ctx: EngineContext,
   ): Promise<{ state: InstanceState; effects: Effect[] }> {
     let state = initialState;

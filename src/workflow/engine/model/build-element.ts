@@ -1,6 +1,7 @@
 import { readCorrelationKey, readEventDefinition } from './event-definitions.js';
 import { readMappings } from './io-mappings.js';
-import { javaImplementation, readJob } from './job-definition.js';
+import { checkJavaListeners, checkJavaVariableMapping, javaImplementation, javaImplementationProblem } from './java-parts.js';
+import { readJob } from './job-definition.js';
 import type { ModdleNode } from './moddle-node.js';
 import { bodyOf, bool, bpmnTypeName, child, str } from './moddle-node.js';
 import { feelExpression } from './expressions.js';
@@ -8,7 +9,13 @@ import { readMultiInstance } from './multi-instance.js';
 import { readStandardLoop } from './standard-loop.js';
 import type { Problems } from './problems.js';
 import { weftExtensions } from './raw-extensions.js';
-import { readCalledElement, readDecision, readScript, readUserTask } from './task-details.js';
+import {
+  readCalledElement,
+  readDecision,
+  readScript,
+  readUserTask,
+  scriptFormatProblem,
+} from './task-details.js';
 import { checkUnsupportedAttributes } from './unsupported-attributes.js';
 import type {
   ActivityBase,
@@ -58,6 +65,7 @@ export function buildElement(
   };
   validateExtensions(base.extensions, id, ctx);
   checkUnsupportedAttributes(node, id, problems);
+  checkJavaListeners(node, id, problems);
   const type = bpmnTypeName(node);
   if (!node.$type.startsWith('bpmn:')) {
     problems.add(id, `element '${id}' of type ${node.$type} is not supported`);
@@ -155,12 +163,12 @@ function buildActivity(
   };
   if (bool(node, 'isForCompensation', false)) activity.isForCompensation = true;
   const implementedBy = implementingExtension(activity, type, ctx.extensions);
+  const java = javaImplementation(node);
   const missingImplementation = (what: string) => {
-    const java = javaImplementation(node);
     problems.add(
       id,
       java !== null
-        ? `${what} '${id}' uses ${java}, which is not supported; give it a job type (zeebe:taskDefinition or camunda:topic)`
+        ? javaImplementationProblem(what, id, java)
         : `${what} '${id}' has no job type (zeebe:taskDefinition or camunda:topic)`,
     );
   };
@@ -175,7 +183,11 @@ function buildActivity(
       const job = readJob(node, id, problems);
       const message = child(node, 'messageRef');
       const messageName = message === null ? null : str(message, 'name');
-      if (job === null && implementedBy === null && messageName === null && problems.list.length === before) {
+      // Camunda 7 runs a send task's Java and not its message: publishing the message instead would
+      // silently do something else.
+      if (job === null && implementedBy === null && java !== null && problems.list.length === before) {
+        problems.add(id, javaImplementationProblem('send task', id, java));
+      } else if (job === null && implementedBy === null && messageName === null && problems.list.length === before) {
         problems.add(id, `send task '${id}' has no message, no job type and no weft implementation`);
       }
       const correlationKey = readCorrelationKey(node, message);
@@ -200,13 +212,10 @@ function buildActivity(
       const job = readJob(node, id, problems);
       const script = readScript(node, id, problems);
       if (job === null && implementedBy === null && problems.list.length === before) {
+        const unsupported =
+          script.script === null ? null : scriptFormatProblem('script task', id, script.script.format);
         if (script.script === null) problems.add(id, `script task '${id}' has no script`);
-        else if (script.script.format !== 'feel') {
-          problems.add(
-            id,
-            `script task '${id}' is written in '${script.script.format}'; only FEEL scripts run without a weft pipeline`,
-          );
-        }
+        else if (unsupported !== null) problems.add(id, unsupported);
       }
       return { ...activity, type, ...script, job, implementedBy };
     }
@@ -214,11 +223,17 @@ function buildActivity(
       const job = readJob(node, id, problems);
       const decision = readDecision(node, id, problems);
       if (decision === null && job === null && problems.list.length === before) {
-        problems.add(id, `business rule task '${id}' has no decision reference`);
+        problems.add(
+          id,
+          java !== null
+            ? javaImplementationProblem('business rule task', id, java)
+            : `business rule task '${id}' has no decision reference`,
+        );
       }
       return { ...activity, type, decision, job };
     }
     case 'callActivity': {
+      checkJavaVariableMapping(node, id, problems);
       const called = readCalledElement(node, id, problems);
       if (called === null) return null;
       return {

@@ -4,6 +4,7 @@ import { feelExpression } from './expressions.js';
 import type { ModdleNode } from './moddle-node.js';
 import { bodyOf, bpmnTypeName, child, list, str } from './moddle-node.js';
 import { attachCompensationHandlers } from './compensation-handlers.js';
+import { checkJavaListeners } from './java-parts.js';
 import { weftExtensions } from './raw-extensions.js';
 import type { Problems } from './problems.js';
 import type { ElementModel, ProcessModel, ScopeModel } from './types.js';
@@ -46,6 +47,7 @@ export function buildProcess(process: ModdleNode, processKey: string, ctx: Eleme
     extensions: weftExtensions(process),
   };
   validateExtensions(model.extensions, processKey, ctx);
+  checkJavaListeners(process, processKey, ctx.problems);
   const walk: Walk = {
     ...ctx,
     model,
@@ -82,6 +84,7 @@ function walkScope(container: ModdleNode, scopeId: string, scope: ScopeModel, wa
     }
     walk.seen.add(id);
     if (node.$type === 'bpmn:SequenceFlow') {
+      checkJavaListeners(node, id, problems);
       walk.flows.push({ node, id, scopeId });
       continue;
     }

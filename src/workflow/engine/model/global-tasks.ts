@@ -2,14 +2,14 @@ import type { ElementContext } from './build-element.js';
 import { readJob } from './job-definition.js';
 import type { ModdleNode } from './moddle-node.js';
 import { str } from './moddle-node.js';
-import { readScript } from './task-details.js';
+import { readScript, scriptFormatProblem } from './task-details.js';
 import type { ElementBase, FlowModel, ProcessModel } from './types.js';
 
 /**
  * Compiles a `bpmn:globalScriptTask` (a reusable callable element, BPMN 10.2.6) into a process of
  * its own, keyed by the global task's id, so a call activity naming it runs it like any called
- * process: `<id>_start` → `<id>_script` (the script task) → `<id>_end`. The script is FEEL
- * (`scriptLanguage`, default FEEL) or a job (`camunda:topic`), as on a script task; its result
+ * process: `<id>_start` → `<id>_script` (the script task) → `<id>_end`. The script is FEEL or
+ * JavaScript (`scriptLanguage`, default FEEL) or a job (`camunda:topic`), as on a script task; its result
  * variable lands in the called instance, and reaches the caller through the call activity's
  * output mappings (or `camunda:out variables="all"`). Returns null after recording a problem.
  */
@@ -28,13 +28,10 @@ export function buildGlobalScriptTask(node: ModdleNode, ctx: ElementContext): Pr
   const scripted = Object.assign(Object.create(node) as ModdleNode, { scriptFormat: language ?? undefined });
   const script = readScript(scripted, id, problems);
   if (job === null && problems.list.length === before) {
+    const unsupported =
+      script.script === null ? null : scriptFormatProblem('global script task', id, script.script.format);
     if (script.script === null) problems.add(id, `global script task '${id}' has no script`);
-    else if (script.script.format !== 'feel') {
-      problems.add(
-        id,
-        `global script task '${id}' is written in '${script.script.format}'; only FEEL scripts run`,
-      );
-    }
+    else if (unsupported !== null) problems.add(id, unsupported);
   }
   if (problems.list.length > before) return null;
   const ids = { start: `${id}_start`, script: `${id}_script`, end: `${id}_end` };

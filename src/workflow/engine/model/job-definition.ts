@@ -34,16 +34,6 @@ export function readJob(node: ModdleNode, elementId: string, problems: Problems)
   return null;
 }
 
-/** Names the Camunda 7 Java implementation an element uses (`camunda:class`, …), or null. */
-export function javaImplementation(node: ModdleNode): string | null {
-  for (const name of ['class', 'delegateExpression', 'expression']) {
-    if (nsAttr(node, NS.camunda, name) !== null) return `camunda:${name}`;
-  }
-  if (extension(node, NS.camunda, 'connector') !== null) return 'camunda:connector';
-  const type = nsAttr(node, NS.camunda, 'type');
-  return type !== null && type !== 'external' ? `camunda:type="${type}"` : null;
-}
-
 function readHeaders(node: ModdleNode): Record<string, string> {
   const headers: Record<string, string> = {};
   const container = extension(node, NS.zeebe, 'taskHeaders');

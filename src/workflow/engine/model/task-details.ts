@@ -59,7 +59,17 @@ function feelNameList(
   return `[${items.map(feelString).join(', ')}]`;
 }
 
-/** Script of a script task: Zeebe `zeebe:script expression resultVariable`, or BPMN `scriptFormat` + `script`. */
+/** The `scriptFormat` names of JavaScript; a script in one of them is stored as format `javascript`. */
+export const JAVASCRIPT_FORMATS: readonly string[] = ['javascript', 'js', 'ecmascript'];
+
+/** Characters of a JavaScript script task's script (that of a pipeline step's expression). */
+export const MAX_JAVASCRIPT_LENGTH = 65_536;
+
+/**
+ * Script of a script task: Zeebe `zeebe:script expression resultVariable`, or BPMN `scriptFormat` +
+ * `script`. FEEL (the default format) is checked as FEEL; JavaScript is stored as written, under the
+ * format `javascript`; any other format is kept as named, for the caller to refuse.
+ */
 export function readScript(
   node: ModdleNode,
   id: string,
@@ -83,9 +93,25 @@ export function readScript(
   const text = str(node, 'script');
   if (text === null) return { script: null, resultVariable };
   const format = (str(node, 'scriptFormat') ?? 'feel').toLowerCase();
+  if (JAVASCRIPT_FORMATS.includes(format)) {
+    if (text.length > MAX_JAVASCRIPT_LENGTH) {
+      problems.add(id, `the script of '${id}' is over ${MAX_JAVASCRIPT_LENGTH} characters`);
+      return { script: null, resultVariable };
+    }
+    return { script: { format: 'javascript', text }, resultVariable };
+  }
   if (format !== 'feel') return { script: { format, text }, resultVariable };
   const feel = feelExpression(text, { problems, elementId: id, what: 'script' });
   return { script: feel === null ? null : { format, text: feel }, resultVariable };
+}
+
+/**
+ * The problem of a script in a format weft cannot run (Camunda 7 runs any JSR-223 language: Groovy,
+ * Python, Ruby, JUEL, …), or null for FEEL and JavaScript.
+ */
+export function scriptFormatProblem(what: string, id: string, format: string): string | null {
+  if (format === 'feel' || format === 'javascript') return null;
+  return `${what} '${id}' is written in '${format}', which weft cannot run: write it in JavaScript (scriptFormat="javascript") or FEEL, or make it an external task (camunda:type="external" camunda:topic="…") and run it in a worker`;
 }
 
 /** Decision reference: Zeebe `zeebe:calledDecision`, or Camunda `camunda:decisionRef` and friends. */

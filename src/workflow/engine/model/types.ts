@@ -272,10 +272,10 @@ export interface UserTaskModel extends ActivityBase {
   formKey: string | null;
 }
 
-/** Script task: a FEEL script, a job, or a weft extension pipeline. */
+/** Script task: a FEEL or JavaScript script, a job, or a weft extension pipeline. */
 export interface ScriptTaskModel extends ActivityBase {
   type: 'scriptTask';
-  /** `format` is lower-cased; only `feel` runs without an extension. */
+  /** `format` is lower-cased: `feel` (text checked as FEEL) or `javascript` (any JavaScript name). */
   script: { format: string; text: string } | null;
   resultVariable: string | null;
   job: JobDefinition | null;

@@ -133,7 +133,7 @@ export function activityWork(run: Run, token: TokenState, element: ElementModel)
       if (element.job !== null) return externalTask(base, element.job, variables());
       if (element.implementedBy !== null)
         return extensionWork(base, element, element.implementedBy, variables());
-      return feelScript(element.script, element.resultVariable, element.id, variables());
+      return scriptWork(base, element.script, element.resultVariable, variables());
     case 'businessRuleTask':
       if (element.job !== null) return externalTask(base, element.job, variables());
       if (element.decision === null) return { kind: 'failed', message: `'${element.id}' has no decision` };
@@ -203,14 +203,29 @@ function extensionWork(
   return { kind: 'wait', wait: { ...base, kind: 'script', extension, variables } };
 }
 
-function feelScript(
+/** The `extension.name` of the script wait that runs a script task's JavaScript (no weft extension has it). */
+export const JAVASCRIPT_SCRIPT = 'javascript';
+
+// FEEL runs here, in the pure engine; JavaScript is work for the script sandbox, so it opens a
+// script wait that the driver's immediate work answers, as it answers a weft pipeline.
+function scriptWork(
+  base: WaitBase,
   script: { format: string; text: string } | null,
   resultVariable: string | null,
-  elementId: string,
   variables: Variables,
 ): ActivityWork {
+  const elementId = base.elementId;
+  if (script?.format === 'javascript') {
+    const extension: RawXmlElement = {
+      name: JAVASCRIPT_SCRIPT,
+      attributes: resultVariable === null ? {} : { resultVariable },
+      children: [],
+      text: script.text,
+    };
+    return { kind: 'wait', wait: { ...base, kind: 'script', extension, variables } };
+  }
   if (script === null || script.format !== 'feel') {
-    return { kind: 'failed', message: `script of '${elementId}' is not a FEEL script` };
+    return { kind: 'failed', message: `script of '${elementId}' is neither FEEL nor JavaScript` };
   }
   const result = evaluateFeel(script.text, variables);
   if (!result.ok) return { kind: 'failed', message: `script of '${elementId}': ${result.message}` };

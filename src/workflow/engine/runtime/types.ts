@@ -172,7 +172,10 @@ export interface UserTaskWait extends WaitBase {
   variables: Variables;
 }
 
-/** Work done by a weft extension (a script pipeline, a connector): the driver runs it and answers. */
+/**
+ * Work done by a weft extension (a script pipeline, a connector) or a script task's JavaScript (an
+ * `extension` named `javascript` holding the script as text): the driver runs it and answers.
+ */
 export interface ScriptWait extends WaitBase {
   kind: 'script';
   extension: RawXmlElement;

@@ -1,9 +1,11 @@
 import {
   newQuickJSWASMModuleFromVariant,
+  newVariant,
   shouldInterruptAfterDeadline,
   type QuickJSContext,
   type QuickJSHandle,
   type QuickJSRuntime,
+  type QuickJSSyncVariant,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import { javascriptPrelude } from './javascript-prelude.js';
@@ -35,7 +37,10 @@ export interface JavaScriptTask {
 export interface JavaScriptLimits {
   /** Time the interpreter may run before its interrupt handler stops it, in ms. */
   timeoutMs: number;
-  /** Bytes the interpreter may allocate (its own heap, not V8's). */
+  /**
+   * Bytes the interpreter may allocate (its own heap, not V8's); its WebAssembly memory is capped
+   * 16 MiB above this.
+   */
   memoryLimitBytes: number;
   /** Bytes of the interpreter's stack: deep recursion fails before the host stack does. */
   maxStackBytes: number;
@@ -57,9 +62,38 @@ export interface JavaScriptEngine {
 }
 
 // The release build without asyncify: scripts are synchronous, and it is the smallest and fastest.
-// The import may come typed as the CommonJS module; the loader unwraps either default.
-const loadModule = (): Promise<QuickJSWASMModule> =>
-  newQuickJSWASMModuleFromVariant(import('@jitl/quickjs-wasmfile-release-sync'));
+// The import may come typed as the CommonJS module and be the ES one: either default is unwrapped.
+async function releaseVariant(): Promise<QuickJSSyncVariant> {
+  const imported: unknown = await import('@jitl/quickjs-wasmfile-release-sync');
+  let variant = (imported as { default: unknown }).default;
+  if (typeof variant === 'object' && variant !== null && 'default' in variant) variant = variant.default;
+  return variant as QuickJSSyncVariant;
+}
+
+// TypeScript's ES2023 lib does not declare the WebAssembly JS API: the one constructor used, typed here.
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+const WasmMemory = (
+  globalThis as unknown as {
+    WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory };
+  }
+).WebAssembly.Memory;
+
+const MIB = 1024 * 1024;
+const WASM_PAGE = 65_536;
+/** What the WebAssembly module needs besides the scripts' heap (its data, stack and runtime). */
+const WASM_BASE_BYTES = 16 * MIB;
+
+// QuickJS's own memory limit does not count large strings and typed arrays in this build (its
+// allocator reports no usable sizes), so the WebAssembly memory itself is capped as well: at the
+// limit plus what the module needs, after which its allocator fails and QuickJS throws
+// "out of memory". Each engine runs one script at a time, so the cap bounds one script.
+async function loadModule(memoryLimitBytes: number): Promise<QuickJSWASMModule> {
+  const maximum = Math.ceil((WASM_BASE_BYTES + memoryLimitBytes) / WASM_PAGE);
+  const wasmMemory = new WasmMemory({ initial: WASM_BASE_BYTES / WASM_PAGE, maximum });
+  return newQuickJSWASMModuleFromVariant(newVariant(await releaseVariant(), { wasmMemory }));
+}
 
 const scriptFile = 'script.js';
 const preludeFile = 'weft-prelude.js';
@@ -72,19 +106,31 @@ interface Failure {
   column: number | null;
 }
 
-/** Loads QuickJS's WebAssembly module (shipped inside the npm package) and returns an engine on it. */
+/**
+ * Loads QuickJS's WebAssembly module (shipped inside the npm package) and returns an engine on it:
+ * one module per memory limit, made on first use.
+ */
 export async function loadJavaScriptEngine(): Promise<JavaScriptEngine> {
-  let module: Promise<QuickJSWASMModule> = loadModule();
-  await module;
+  const modules = new Map<number, Promise<QuickJSWASMModule>>();
+  const moduleFor = (memoryLimitBytes: number): Promise<QuickJSWASMModule> => {
+    let module = modules.get(memoryLimitBytes);
+    if (module === undefined) {
+      module = loadModule(memoryLimitBytes);
+      modules.set(memoryLimitBytes, module);
+      module.catch(() => modules.delete(memoryLimitBytes));
+    }
+    return module;
+  };
+  await moduleFor(defaultJavaScriptLimits.memoryLimitBytes);
   return {
     async run(task, limits) {
-      const loaded = await module;
+      const module = await moduleFor(limits.memoryLimitBytes);
       try {
-        return runIn(loaded, task, limits);
+        return runIn(module, task, limits);
       } catch (e) {
         // An exception out of the wasm itself, not the script's (the host stack overflowed inside
         // it): the module's state is unknown, so the next run gets a new one.
-        module = loadModule();
+        modules.delete(limits.memoryLimitBytes);
         const why = e instanceof RangeError ? ' (the script recursed too deeply)' : '';
         return stepError(`the JavaScript engine failed${why}: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -115,13 +161,19 @@ function runInContext(
   task: JavaScriptTask,
   limits: JavaScriptLimits,
 ): StepRun {
+  const input = JSON.stringify({ variables: task.variables, execution: task.execution });
+  if (Buffer.byteLength(input) > limits.memoryLimitBytes / 4) {
+    return stepError(
+      `the process variables come to ${Buffer.byteLength(input)} bytes of JSON, over a quarter of the script memory limit (${limits.memoryLimitBytes} bytes)`,
+    );
+  }
   const prelude = context.evalCode(javascriptPrelude, preludeFile);
   if (prelude.error) return failed(runtime, context, prelude.error, limits);
   let finish: QuickJSHandle;
   {
-    const input = context.newString(JSON.stringify({ variables: task.variables, execution: task.execution }));
-    const started = context.callFunction(prelude.value, context.undefined, input);
-    input.dispose();
+    const inputHandle = context.newString(input);
+    const started = context.callFunction(prelude.value, context.undefined, inputHandle);
+    inputHandle.dispose();
     prelude.value.dispose();
     if (started.error) return failed(runtime, context, started.error, limits);
     finish = started.value;
@@ -181,7 +233,12 @@ function failed(
   try {
     failure = describe(context.dump(error));
   } catch {
-    failure = { name: null, message: 'the script threw a value that cannot be read', line: null, column: null };
+    failure = {
+      name: null,
+      message: 'the script threw a value that cannot be read',
+      line: null,
+      column: null,
+    };
   } finally {
     error.dispose();
   }
@@ -219,7 +276,7 @@ function messageOf(failure: Failure, limits: JavaScriptLimits): string {
       return `javascript script exceeded the time limit of ${limits.timeoutMs} ms`;
     }
     if (failure.message === 'out of memory') {
-      return `javascript script exceeded the memory limit of ${Math.round(limits.memoryLimitBytes / 1048576)} MiB`;
+      return `javascript script exceeded the memory limit of ${Math.round(limits.memoryLimitBytes / MIB)} MiB`;
     }
     if (failure.message === 'stack overflow') {
       return 'javascript script exceeded the stack limit (it recursed too deeply)';

@@ -1,6 +1,11 @@
 import { readCorrelationKey, readEventDefinition } from './event-definitions.js';
 import { readMappings } from './io-mappings.js';
-import { checkJavaListeners, checkJavaVariableMapping, javaImplementation, javaImplementationProblem } from './java-parts.js';
+import {
+  checkJavaListeners,
+  checkJavaVariableMapping,
+  javaImplementation,
+  javaImplementationProblem,
+} from './java-parts.js';
 import { readJob } from './job-definition.js';
 import type { ModdleNode } from './moddle-node.js';
 import { bodyOf, bool, bpmnTypeName, child, str } from './moddle-node.js';
@@ -187,7 +192,12 @@ function buildActivity(
       // silently do something else.
       if (job === null && implementedBy === null && java !== null && problems.list.length === before) {
         problems.add(id, javaImplementationProblem('send task', id, java));
-      } else if (job === null && implementedBy === null && messageName === null && problems.list.length === before) {
+      } else if (
+        job === null &&
+        implementedBy === null &&
+        messageName === null &&
+        problems.list.length === before
+      ) {
         problems.add(id, `send task '${id}' has no message, no job type and no weft implementation`);
       }
       const correlationKey = readCorrelationKey(node, message);

@@ -9,7 +9,8 @@ import type { Problems } from './problems.js';
  * what to do instead (the work goes to an external task and its worker).
  */
 
-const EXTERNAL_TASK = 'make it an external task (camunda:type="external" camunda:topic="…") and do that work in a worker';
+const EXTERNAL_TASK =
+  'make it an external task (camunda:type="external" camunda:topic="…") and do that work in a worker';
 
 /** The attributes and extension by which a Camunda 7 task runs Java, in the order they are checked. */
 const DELEGATE_ATTRIBUTES = ['class', 'delegateExpression', 'expression'] as const;

@@ -111,7 +111,7 @@ export function readScript(
  */
 export function scriptFormatProblem(what: string, id: string, format: string): string | null {
   if (format === 'feel' || format === 'javascript') return null;
-  return `${what} '${id}' is written in '${format}', which weft cannot run: write it in JavaScript (scriptFormat="javascript") or FEEL, or make it an external task (camunda:type="external" camunda:topic="…") and run it in a worker`;
+  return `${what} '${id}' is written in '${format}', which weft cannot run: write it in JavaScript (scriptFormat="javascript") or FEEL, as a <weft:pipeline> of jq, FEEL and Rhai steps, or make it an external task (camunda:type="external" camunda:topic="…") and run it in a worker`;
 }
 
 /** Decision reference: Zeebe `zeebe:calledDecision`, or Camunda `camunda:decisionRef` and friends. */

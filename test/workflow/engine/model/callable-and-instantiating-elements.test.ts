@@ -26,12 +26,19 @@ void describe('global script tasks', () => {
     ]);
   });
 
-  void test('a global script task in another language is a problem naming it', async () => {
+  void test('a global script task in another language than FEEL or JavaScript is a problem naming it', async () => {
     assertProblem(
-      await compileProblems(withGlobalScript('scriptLanguage="javascript"', 'x + 1')),
+      await compileProblems(withGlobalScript('scriptLanguage="groovy"', 'x + 1')),
       'g',
-      /global script task 'g' is written in 'javascript'; only FEEL scripts run/,
+      /global script task 'g' is written in 'groovy', which weft cannot run/,
     );
+  });
+
+  void test('a global script task in JavaScript compiles', async () => {
+    const result = await compileBpmn(withGlobalScript('scriptLanguage="javascript"', 'x + 1'));
+    assert.ok(result.ok, JSON.stringify(!result.ok && result.problems));
+    const task = result.processes.find((process) => process.processKey === 'g')?.elements.g_script;
+    assert.deepEqual(task?.type === 'scriptTask' && task.script, { format: 'javascript', text: 'x + 1' });
   });
 });
 

@@ -93,7 +93,8 @@ void describe('extensions', () => {
     assert.deepEqual(problems, [
       {
         elementId: 'transform',
-        message: "script task 'transform' is written in 'jq'; only FEEL scripts run without a weft pipeline",
+        message:
+          'script task \'transform\' is written in \'jq\', which weft cannot run: write it in JavaScript (scriptFormat="javascript") or FEEL, as a <weft:pipeline> of jq, FEEL and Rhai steps, or make it an external task (camunda:type="external" camunda:topic="…") and run it in a worker',
       },
     ]);
   });

@@ -167,14 +167,14 @@ const cases: [string, string, string, string | null, RegExp][] = [
     /call activity 't' has no called element/,
   ],
   [
-    'script task in JavaScript without a pipeline',
+    'script task in Groovy without a pipeline',
     around(
-      '<bpmn:scriptTask id="t" scriptFormat="javascript"><bpmn:script>1 + 1</bpmn:script></bpmn:scriptTask>',
+      '<bpmn:scriptTask id="t" scriptFormat="groovy"><bpmn:script>1 + 1</bpmn:script></bpmn:scriptTask>',
       't',
     ),
     '',
     't',
-    /script task 't' is written in 'javascript'/,
+    /script task 't' is written in 'groovy', which weft cannot run/,
   ],
   [
     'timer without a definition',

@@ -11,8 +11,7 @@ export interface SandboxWorkerData {
 
 /** Work for a sandbox worker: a pipeline step, or a script task's JavaScript. */
 export type SandboxWork =
-  | { kind: 'step'; step: ScriptStep; variables: Variables }
-  | { kind: 'javascript'; task: JavaScriptTask };
+  { kind: 'step'; step: ScriptStep; variables: Variables } | { kind: 'javascript'; task: JavaScriptTask };
 
 /** Work for a sandbox worker to run. */
 export interface SandboxRequest {

@@ -6,7 +6,10 @@ import { compileJuel, evaluateJuel } from '../../../src/lib/juel/index.js';
 export const NOW = new Date('2025-01-01T10:00:00.000Z');
 
 /** A context over these variables with a fixed clock. */
-export function contextWith(variables: Record<string, unknown>, extra: Partial<JuelContext> = {}): JuelContext {
+export function contextWith(
+  variables: Record<string, unknown>,
+  extra: Partial<JuelContext> = {},
+): JuelContext {
   return { variables, clock: () => NOW, ...extra };
 }
 

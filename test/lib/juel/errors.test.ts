@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { compileJuel, evaluateJuel } from '../../../src/lib/juel/index.js';
 import { contextWith, evaluationError } from './helpers.js';
 
@@ -165,6 +166,82 @@ describe('JUEL evaluation errors', () => {
     assert.match(
       evaluationError('${now()}', contextWith({}, { clock: () => new Date(Number.NaN) })),
       /clock gave no valid date/,
+    );
+  });
+});
+
+describe('JUEL never throws', () => {
+  const pieces = [
+    '${',
+    '#{',
+    '}',
+    '\\',
+    "'",
+    '"',
+    '(',
+    ')',
+    '[',
+    ']',
+    '.',
+    ',',
+    '?',
+    ':',
+    ' ',
+    'a',
+    'map',
+    'list',
+    's',
+    'n',
+    'nothing',
+    'size()',
+    'contains(',
+    'get(',
+    '1',
+    '2.5',
+    '-',
+    '+',
+    '*',
+    '/',
+    '%',
+    '==',
+    '<',
+    '&&',
+    '||',
+    '!',
+    'empty ',
+    ' and ',
+    ' or ',
+    'not ',
+    'div',
+    'now()',
+    'dateTime()',
+    '.plusDays(',
+    'execution',
+    '.getVariable(',
+    'true',
+    'null',
+    'é',
+    '\u0000',
+  ];
+
+  test('compileJuel and evaluateJuel answer a result for any text built from EL pieces', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), (chosen) => {
+        const compiled = compileJuel(chosen.join(''));
+        if (!compiled.ok) {
+          assert.equal(typeof compiled.message, 'string');
+          return;
+        }
+        const result = evaluateJuel(
+          compiled.expression,
+          contextWith(
+            { a: 1, map: { a: [1] }, list: ['x'], s: 'abc', n: 2.5, nothing: null },
+            { execution: { id: 'e' } },
+          ),
+        );
+        assert.equal(typeof result.ok, 'boolean');
+      }),
+      { numRuns: 3000 },
     );
   });
 });

@@ -137,3 +137,19 @@ describe('JUEL allowed methods', () => {
     assert.ok(!Object.values(JUEL_METHODS).flat().includes('getClass'));
   });
 });
+
+describe('the documented allow-list', () => {
+  test('docs/workflow/juel.md names every allowed method', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const doc = await readFile(new URL('../../../docs/workflow/juel.md', import.meta.url), 'utf8');
+    for (const [type, names] of Object.entries(JUEL_METHODS)) {
+      for (const name of names) {
+        const property = name.startsWith('get') ? name.slice(3, 4).toLowerCase() + name.slice(4) : name;
+        assert.ok(
+          doc.includes(`\`${name}\``) || doc.includes(`\`${property}\``),
+          `${type}.${name} is documented`,
+        );
+      }
+    }
+  });
+});

@@ -129,6 +129,9 @@ export function javaEquals(a: JuelValue, b: JuelValue): boolean {
   if (a === null || b === null) return a === b;
   if (typeName(a) !== typeName(b)) return false;
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  // A fresh wrapper is made at each resolution: the host's object is the identity.
+  if (a instanceof ExecutionObject && b instanceof ExecutionObject) return a.execution === b.execution;
+  if (a instanceof TaskObject && b instanceof TaskObject) return a.task === b.task;
   if (a instanceof JuelDateTime && b instanceof JuelDateTime) return a.millis === b.millis;
   if (isList(a) && isList(b)) {
     return a.length === b.length && a.every((item, i) => javaEquals(fromJson(item), fromJson(b[i])));

@@ -116,8 +116,9 @@ function equalsIgnoreCase(a: string, b: string): boolean {
 const STRING_METHODS: MethodTable<string> = {
   contains: method(1, (s, a) => s.includes(toText(arg(a, 0)))),
   startsWith: methodOf(1, 2, (s, a) => {
+    const prefix = toText(arg(a, 0));
     const offset = a.length > 1 ? toInt(arg(a, 1)) : 0;
-    return offset >= 0 && s.startsWith(toText(arg(a, 0)), offset);
+    return offset >= 0 && offset <= s.length - prefix.length && s.startsWith(prefix, offset);
   }),
   endsWith: method(1, (s, a) => s.endsWith(toText(arg(a, 0)))),
   equals: method(1, (s, a) => javaEquals(s, arg(a, 0))),

@@ -42,6 +42,8 @@ const TABLE: readonly (readonly [string, unknown])[] = [
   ["${execution.hasVariableLocal('loop')}", true],
   ['${execution.getVariables().amount}', 12],
   ['${execution.processBusinessKey}', 'order-7'],
+  ['${execution == execution}', true],
+  ['${task == task}', true],
   ['${execution.businessKey}', 'order-7'],
   ['${execution.getProcessBusinessKey()}', 'order-7'],
   ['${execution.processInstanceId}', 'pi-1'],

@@ -22,6 +22,7 @@ const TABLE: readonly (readonly [string, unknown])[] = [
   ["${word.contains('voi')}", true],
   ["${word.startsWith('in')}", true],
   ["${word.startsWith('vo', 2)}", true],
+  ["${word.startsWith('', 8)}", false],
   ["${word.endsWith('ice')}", true],
   ["${word.equals('invoice')}", true],
   ['${word.equals(1)}', false],

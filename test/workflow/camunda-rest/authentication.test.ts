@@ -78,7 +78,11 @@ describe('/engine-rest authentication', () => {
     const engine = await fixture.camunda({ method: 'GET', url: '/engine-rest/engine', authorization: null });
     assert.equal(engine.statusCode, 200);
     assert.deepEqual(engine.json(), [{ name: 'default' }]);
-    const version = await fixture.camunda({ method: 'GET', url: '/engine-rest/version', authorization: null });
+    const version = await fixture.camunda({
+      method: 'GET',
+      url: '/engine-rest/version',
+      authorization: null,
+    });
     assert.deepEqual(version.json(), { version: '7.23.0' });
     assert.equal(version.headers['content-type'], 'application/json');
     const wrong = await fixture.camunda({
@@ -90,7 +94,11 @@ describe('/engine-rest authentication', () => {
   });
 
   test('an unknown route is a 404 NotFoundException, not a 401', async () => {
-    const response = await fixture.camunda({ method: 'GET', url: '/engine-rest/no-such-thing', authorization: null });
+    const response = await fixture.camunda({
+      method: 'GET',
+      url: '/engine-rest/no-such-thing',
+      authorization: null,
+    });
     assert.equal(response.statusCode, 404);
     assert.equal((response.json() as { type: string }).type, 'NotFoundException');
   });

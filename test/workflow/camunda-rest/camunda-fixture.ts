@@ -99,7 +99,9 @@ export async function createCamundaFixture(): Promise<CamundaFixture> {
       return started.id as string;
     },
     instance: async (id) =>
-      (await call('GET', `/api/v1/process-instances/${id}`)) as Awaited<ReturnType<CamundaFixture['instance']>>,
+      (await call('GET', `/api/v1/process-instances/${id}`)) as Awaited<
+        ReturnType<CamundaFixture['instance']>
+      >,
     camunda: ({ method, url, body, authorization, headers }) =>
       workflow.service.app.inject({
         method: method as 'GET',

@@ -131,16 +131,19 @@ describe('decoding typed variables', () => {
 
 describe('encoding weft variables', () => {
   test('each JSON value gets its Camunda type', () => {
-    assert.deepEqual(encodeVariables({ s: 'x', b: false, i: 7, l: 2 ** 31, d: 0.25, n: null, o: { a: 1 }, a: [1] }), {
-      s: { type: 'String', value: 'x', valueInfo: {} },
-      b: { type: 'Boolean', value: false, valueInfo: {} },
-      i: { type: 'Integer', value: 7, valueInfo: {} },
-      l: { type: 'Long', value: 2 ** 31, valueInfo: {} },
-      d: { type: 'Double', value: 0.25, valueInfo: {} },
-      n: { type: 'Null', value: null, valueInfo: {} },
-      o: { type: 'Json', value: '{"a":1}', valueInfo: {} },
-      a: { type: 'Json', value: '[1]', valueInfo: {} },
-    });
+    assert.deepEqual(
+      encodeVariables({ s: 'x', b: false, i: 7, l: 2 ** 31, d: 0.25, n: null, o: { a: 1 }, a: [1] }),
+      {
+        s: { type: 'String', value: 'x', valueInfo: {} },
+        b: { type: 'Boolean', value: false, valueInfo: {} },
+        i: { type: 'Integer', value: 7, valueInfo: {} },
+        l: { type: 'Long', value: 2 ** 31, valueInfo: {} },
+        d: { type: 'Double', value: 0.25, valueInfo: {} },
+        n: { type: 'Null', value: null, valueInfo: {} },
+        o: { type: 'Json', value: '{"a":1}', valueInfo: {} },
+        a: { type: 'Json', value: '[1]', valueInfo: {} },
+      },
+    );
   });
 
   test('only the named variables when names are given', () => {

@@ -27,6 +27,7 @@ import { registerAuthRoutes } from './identity/auth/routes.js';
 import { bootstrapWorkflow } from './identity/bootstrap.js';
 import { createEngine } from './engine/engine-service.js';
 import { registerEngineRoutes } from './engine/routes.js';
+import { registerCamundaRest } from './camunda-rest/register.js';
 import { registerDecisionRoutes } from './decisions/routes.js';
 import { DecisionService } from './decisions/decision-service.js';
 import { setFeelLimits } from '../lib/feel/index.js';
@@ -185,6 +186,15 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
   registerEngineRoutes(app, engine, {
     auth: config.workflow.externalTasksAuth,
     authenticator,
+    longPolls: config.workflow.longPolls,
+  });
+  await registerCamundaRest(app, {
+    pool,
+    clock,
+    engine,
+    authenticator,
+    logins,
+    identities,
     longPolls: config.workflow.longPolls,
   });
   const connectors = createConnectorExecutors({

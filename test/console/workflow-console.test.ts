@@ -103,14 +103,11 @@ describe('workflow console: shell, login and deep links', () => {
       await page.getByRole('heading', { name: 'Processes' }).waitFor();
       const switcher = page.getByLabel('Organisation');
       const { rows } = await database.pool.query<{ id: string }>(`SELECT id FROM orgs ORDER BY name`);
-      assert.deepEqual(
-        (
-          await switcher
-            .locator('option')
-            .evaluateAll((options) => options.map((o) => o.getAttribute('value')))
-        ).sort(),
-        rows.map((row) => row.id).sort(),
-      );
+      const options = switcher.locator('option');
+      const offered: (string | null)[] = [];
+      for (let i = 0; i < (await options.count()); i++)
+        offered.push(await options.nth(i).getAttribute('value'));
+      assert.deepEqual(offered.sort(), rows.map((row) => row.id).sort());
       const chosen = await switcher.inputValue();
       assert.ok(
         rows.some((row) => row.id === chosen),

@@ -64,6 +64,8 @@ export interface Engine {
   /** Runs starts, messages and signals under their Idempotency-Key. */
   idempotency: IdempotentRequests;
   driver: InstanceDriver;
+  /** The deployed models, by definition id (what the Camunda API reads extension properties from). */
+  models: ModelCache;
   /** Migration plans and the migration of one instance. */
   migrations: MigrationService;
   /** Batches over selections of instances. */
@@ -151,6 +153,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     signals: events.signals,
     idempotency: new IdempotentRequests(deps.pool, deps.logger),
     driver,
+    models,
     migrations,
     batches: new BatchService(deps.pool, operations, deps.clock, batchRuns, deps.config.batchMaxItems),
     batchRuns,

@@ -14,8 +14,10 @@ import { isInScope, type TaskScope } from './task-scope.js';
 export interface FetchRequest {
   worker_id: string;
   max_tasks: number;
-  topics: { topic_name: string; lock_duration_ms: number }[];
+  topics: { topic_name: string; lock_duration_ms: number; filter?: tasks.TopicFilter | undefined }[];
   async_response_timeout_ms?: number | undefined;
+  /** Newest tasks first (the Camunda 7 API's `sorting`); oldest first by default. */
+  newest_first?: boolean | undefined;
 }
 
 /** Whose tasks a fetch may lock, and when its long poll gives up. */
@@ -65,6 +67,7 @@ export class ExternalTaskService {
     const topics = request.topics.map((topic) => ({
       name: topic.topic_name,
       lockMs: topic.lock_duration_ms,
+      filter: topic.filter,
     }));
     const deadline = Date.now() + (request.async_response_timeout_ms ?? 0);
     let scope = options.scope;
@@ -76,6 +79,7 @@ export class ExternalTaskService {
         topics,
         now: this.clock.now(),
         orgIds: scope === 'all' ? undefined : scope.orgIds,
+        newestFirst: request.newest_first,
       });
       const remaining = deadline - Date.now();
       if (locked.length > 0 || remaining <= 0 || signal?.aborted) {

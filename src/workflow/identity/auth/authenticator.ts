@@ -30,6 +30,15 @@ export class Authenticator {
     return looksLikeApiKey(token) ? this.viaApiKey(token) : this.viaJwt(token);
   }
 
+  /**
+   * The identity of a user whose password was just checked (HTTP Basic on `/engine-rest`), read
+   * through the cache as for a JWT.
+   */
+  async identityOfUser(userId: string): Promise<Identity | null> {
+    const identity = await this.cache.read(`user:${userId}`, () => findIdentityByUserId(this.pool, userId));
+    return identity ? { ...identity, via: { kind: 'password' } } : null;
+  }
+
   private async viaJwt(token: string): Promise<Identity | null> {
     const userId = await this.jwt.verify(token, this.clock.now());
     if (userId === null) return null;

@@ -23,6 +23,6 @@ export interface Identity {
   authProvider: 'internal' | 'external';
   globalRoles: GlobalRole[];
   orgs: OrgMembership[];
-  /** How the caller authenticated; the key id when through an API key. */
-  via: { kind: 'jwt' } | { kind: 'api-key'; keyId: string };
+  /** How the caller authenticated; the key id when through an API key; `password`: HTTP Basic. */
+  via: { kind: 'jwt' } | { kind: 'api-key'; keyId: string } | { kind: 'password' };
 }

@@ -29,14 +29,23 @@ export class LoginService {
    * answer the same 401 after the same argon2 work, so the answer reveals nothing about accounts.
    */
   async login(email: string, password: string, clientAddress: string): Promise<LoginResult> {
+    const userId = await this.verifyCredentials(email, password, clientAddress);
+    const { token, expiresIn } = await this.jwt.issue(userId, this.clock.now());
+    return { access_token: token, token_type: 'Bearer', expires_in: expiresIn };
+  }
+
+  /**
+   * The user id of an internal user's email and password, under the login limits and with the same
+   * constant work as a login; 401 otherwise. HTTP Basic authentication checks passwords so too.
+   */
+  async verifyCredentials(email: string, password: string, clientAddress: string): Promise<string> {
     await this.limiter.attempt(email, clientAddress);
     const user = await findLoginRecord(this.pool, email);
     const storedHash = user?.auth_provider === 'internal' && user.password_hash ? user.password_hash : null;
     const passwordMatches = await verifyPassword(storedHash ?? this.decoyHash, password);
     if (!user || storedHash === null || !passwordMatches) throw WorkflowErrors.unauthenticated();
     await this.limiter.succeeded(email, clientAddress);
-    const { token, expiresIn } = await this.jwt.issue(user.id, this.clock.now());
-    return { access_token: token, token_type: 'Bearer', expires_in: expiresIn };
+    return user.id;
   }
 
   /**

@@ -31,6 +31,16 @@ export async function listAllOrgs(pool: Pool): Promise<OrgRecord[]> {
   return rows;
 }
 
+/** The organisations with these slugs (those that exist). */
+export async function findOrgsBySlugs(pool: Pool, slugs: readonly string[]): Promise<OrgRecord[]> {
+  const { rows } = await pool.query<OrgRecord>({
+    name: 'workflow.orgs.by-slugs',
+    text: 'SELECT id, name, slug FROM orgs WHERE slug = ANY($1::text[])',
+    values: [slugs],
+  });
+  return rows;
+}
+
 /** True when the organisation exists. */
 export async function orgExists(pool: Pool, orgId: string): Promise<boolean> {
   const { rowCount } = await pool.query('SELECT 1 FROM orgs WHERE id = $1', [orgId]);

@@ -50,7 +50,7 @@ export class DeploymentService {
     const timerStarts = new Map<string, TimerStart[]>();
     const problems = compiled.ok ? [] : compiled.problems;
     for (const model of compiled.ok ? compiled.processes : []) {
-      const starts = timerStartsOf(model);
+      const starts = timerStartsOf(model, this.clock.now());
       if (starts.ok) timerStarts.set(model.processKey, starts.starts);
       else problems.push(...starts.problems);
     }
@@ -164,7 +164,7 @@ export class DeploymentService {
   ): Promise<void> {
     const model = await this.models.get(definition.id);
     if (model.startEventIds.timer.length === 0) return;
-    const starts = timerStartsOf(model);
+    const starts = timerStartsOf(model, this.clock.now());
     // Checked at deploy; a FEEL timer that now gives nonsense (it read the clock) is not armed.
     if (!starts.ok)
       throw WorkflowErrors.validation('The timer start events cannot be armed', {

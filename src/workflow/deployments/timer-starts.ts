@@ -1,5 +1,5 @@
 import type { ModelProblem, ProcessModel } from '../engine/model/index.js';
-import { evaluateFeel } from '../engine/runtime/feel.js';
+import { evaluateExpression } from '../engine/runtime/index.js';
 import { timerProblem, type TimerSpec } from '../engine/schedule/schedule.js';
 
 /** A timer start event of a process with its schedule as text (FEEL already evaluated). */
@@ -10,13 +10,14 @@ export interface TimerStart {
 
 /**
  * The timer start events of a process's top level with their schedules, or the problems that keep
- * them from being armed. A FEEL timer (`=` prefix, as in Zeebe) is evaluated once, at deploy or
+ * them from being armed. An expression timer (FEEL with Zeebe's `=` prefix, or JUEL) is evaluated once, at deploy or
  * enable time, with no variables (there is no instance yet): `= now() + duration("PT1H")` works,
  * a reference to a variable is null and is reported. Timer starts of event sub-processes are not
  * here: they belong to a running instance.
  */
 export function timerStartsOf(
   model: ProcessModel,
+  now: Date,
 ): { ok: true; starts: TimerStart[] } | { ok: false; problems: ModelProblem[] } {
   const starts: TimerStart[] = [];
   const problems: ModelProblem[] = [];
@@ -26,7 +27,7 @@ export function timerStartsOf(
     const { timer } = element.eventDefinition;
     let value = timer.value;
     if (timer.isExpression) {
-      const result = evaluateFeel(timer.value, {});
+      const result = evaluateExpression(timer.value, {}, { now });
       if (!result.ok) {
         problems.push({ elementId, message: `timer start event '${elementId}': ${result.message}` });
         continue;

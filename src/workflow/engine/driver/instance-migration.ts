@@ -176,6 +176,11 @@ export class InstanceMigrator {
         newId: randomUUID,
         maxStepsPerCall: this.options.maxStepsPerCall,
         maxMultiInstance: this.options.maxMultiInstance,
+        instance: {
+          id: instanceId,
+          businessKey: stored.record.business_key,
+          definitionId: plan.targetDefinitionId,
+        },
       },
       data: { sourceDefinitionId: plan.sourceDefinitionId, targetDefinitionId: plan.targetDefinitionId },
     });

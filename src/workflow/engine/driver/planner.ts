@@ -9,6 +9,7 @@ import {
   type EngineContext,
   type EngineEvent,
   type EngineResult,
+  type InstanceFacts,
   type InstanceState,
   type Variables,
 } from '../runtime/index.js';
@@ -95,7 +96,11 @@ export class Planner {
       throw new EngineCallError('conflict', `The process instance is ${stored.record.state}`);
     const allowSuspended = allowedWhileSuspended(event);
     if (stored.record.suspended && !allowSuspended) throw new InstanceSuspendedError();
-    const ctx = this.context();
+    const ctx = this.context({
+      id: instanceId,
+      businessKey: stored.record.business_key,
+      definitionId: stored.record.definition_id,
+    });
     await condition?.check(stored, ctx.now);
     const model = await this.options.models.get(stored.record.definition_id);
     const owner = { orgId: stored.record.org_id, instanceId };
@@ -133,8 +138,8 @@ export class Planner {
     },
   ): Promise<PlannedStart> {
     const model = await this.options.models.get(definition.id);
-    const ctx = this.context();
     const id = randomUUID();
+    const ctx = this.context({ id, businessKey: input.businessKey ?? null, definitionId: definition.id });
     const owner = { orgId: definition.org_id, instanceId: id };
     const startInput = {
       variables: input.variables,
@@ -193,12 +198,13 @@ export class Planner {
     }
   }
 
-  private context(): EngineContext {
+  private context(instance: InstanceFacts): EngineContext {
     return {
       now: this.options.clock.now(),
       newId: randomUUID,
       maxStepsPerCall: this.options.maxStepsPerCall,
       maxMultiInstance: this.options.maxMultiInstance,
+      instance,
     };
   }
 }

@@ -1,4 +1,6 @@
 import { parseExpression } from 'feelin';
+import { compileJuel, isJuelText } from '../../../lib/juel/index.js';
+import { markJuel } from './juel-text.js';
 import type { Problems } from './problems.js';
 
 /** Where an expression sits, for problem messages: "condition of flow 'f1'". */
@@ -25,31 +27,37 @@ export function feelSyntaxErrorAt(text: string): number | null {
   return at;
 }
 
+function juelExpression(text: string, site: ExpressionSite): string | null {
+  const compiled = compileJuel(text);
+  if (compiled.ok) return markJuel(text);
+  site.problems.add(site.elementId, `JUEL error in ${site.what} of '${site.elementId}': ${compiled.message}`);
+  return null;
+}
+
 /** A FEEL string literal holding `value`. */
 export function feelString(value: string): string {
   // JSON string escapes (\" \\ \n \uXXXX) are also FEEL string escapes.
   return JSON.stringify(value);
 }
 
-/** True for Camunda 7 JUEL text (`${…}` or `#{…}`), which we do not evaluate. */
+/**
+ * True for Camunda 7 JUEL text: an unescaped `${…}` or `#{…}`, and no leading `=` (which marks
+ * Zeebe's FEEL, whose string literals may hold a `${`).
+ */
 export function isJuel(text: string): boolean {
-  return /[$#]\{/.test(text);
+  return !text.trimStart().startsWith('=') && isJuelText(text);
 }
 
 /**
- * Reads text that is an expression: a leading `=` (Zeebe) is dropped, JUEL is a problem, and the
- * FEEL syntax is checked. Returns the FEEL text, or null after recording a problem.
+ * Reads text that is an expression and returns the model's expression text, or null after
+ * recording a problem. JUEL (Camunda 7's `${…}`) is compiled, so a syntax error or a method
+ * outside the allowed list is refused here, and kept marked ({@link markJuel}); anything else is
+ * FEEL: a leading `=` (Zeebe) is dropped and the FEEL syntax is checked.
  */
 export function feelExpression(raw: string, site: ExpressionSite): string | null {
   const trimmed = raw.trim();
+  if (isJuel(trimmed)) return juelExpression(trimmed, site);
   const text = trimmed.startsWith('=') ? trimmed.slice(1).trim() : trimmed;
-  if (isJuel(text)) {
-    site.problems.add(
-      site.elementId,
-      `${site.what} of '${site.elementId}' is a JUEL expression (${text}); only FEEL is supported`,
-    );
-    return null;
-  }
   if (text === '') {
     site.problems.add(site.elementId, `${site.what} of '${site.elementId}' is empty`);
     return null;

@@ -1,6 +1,7 @@
 import type { ElementModel, JobDefinition, RawXmlElement } from '../model/index.js';
 import { openWaits, prepareBoundaryWaits } from './boundary.js';
 import { buildCatchWait, evaluateCorrelationKey } from './catch-waits.js';
+import { expressionScope } from './expression.js';
 import { evaluateFeel } from './feel.js';
 import type { Run } from './run.js';
 import type { ExternalTaskWait, TokenState, Variables, Wait, WaitBase } from './types.js';
@@ -117,7 +118,7 @@ export function activityWork(run: Run, token: TokenState, element: ElementModel)
     }
     case 'userTask': {
       const vars = variables();
-      const assignment = evaluateAssignment(element, vars);
+      const assignment = evaluateAssignment(element, vars, expressionScope(run, token));
       if (!assignment.ok) return { kind: 'failed', message: assignment.message };
       const wait = {
         ...base,

@@ -1,5 +1,5 @@
 import type { EventDefinition } from '../model/index.js';
-import { evaluateFeel } from './feel.js';
+import { evaluateExpression, expressionScope } from './expression.js';
 import type { Run } from './run.js';
 import type {
   ConditionalWait,
@@ -43,7 +43,11 @@ export function buildCatchWait(
       const { timer } = trigger;
       if (!timer.isExpression)
         return { ok: true, wait: { ...base, kind: 'timer', timer, value: timer.value } };
-      const result = evaluateFeel(timer.value, tokenVariables(run.state, token));
+      const result = evaluateExpression(
+        timer.value,
+        tokenVariables(run.state, token),
+        expressionScope(run, token),
+      );
       if (!result.ok) return { ok: false, message: `timer of '${elementId}': ${result.message}` };
       return { ok: true, wait: { ...base, kind: 'timer', timer, value: result.value } };
     }
@@ -79,7 +83,11 @@ export function evaluateCorrelationKey(
   if (raw === null) return { ok: true, value: null };
   const trimmed = raw.trim();
   if (!trimmed.startsWith('=')) return { ok: true, value: trimmed };
-  const result = evaluateFeel(trimmed.slice(1), tokenVariables(run.state, token));
+  const result = evaluateExpression(
+    trimmed.slice(1),
+    tokenVariables(run.state, token),
+    expressionScope(run, token),
+  );
   if (!result.ok) return result;
   return keyText(result.value);
 }

@@ -1,6 +1,6 @@
 import type { ComplexGatewayModel } from '../model/index.js';
 import { chooseFlows, flowsOf } from './flow-conditions.js';
-import { evaluateFeel } from './feel.js';
+import { evaluateExpression, expressionScope } from './expression.js';
 import { endToken, takeFlows } from './flows.js';
 import { joinKey, recordArrival } from './joins.js';
 import { holdsUpGateway } from './reachability.js';
@@ -55,7 +55,11 @@ function checkJoin(run: Run, join: JoinState, gateway: ComplexGatewayModel, arri
   }
   const holding = gateway.incoming.filter((flowId) => (join.arrived[flowId]?.length ?? 0) > 0);
   const variables = { ...tokenVariables(run.state, arriving), activationCount: holding.length };
-  const result = evaluateFeel(gateway.activationCondition ?? 'false', variables);
+  const result = evaluateExpression(
+    gateway.activationCondition ?? 'false',
+    variables,
+    expressionScope(run, arriving),
+  );
   if (!result.ok || (result.value !== null && typeof result.value !== 'boolean')) {
     const why = result.ok ? `gave ${JSON.stringify(result.value)}, not a boolean` : result.message;
     // The token leaves the join so that retrying (which enters the gateway again) counts it once.

@@ -1,5 +1,5 @@
 import { listeningScope } from './condition-watch.js';
-import { evaluateFeel } from './feel.js';
+import { evaluateExpression, expressionScope } from './expression.js';
 import type { Run } from './run.js';
 import type { ConditionalWait, TokenState } from './types.js';
 import { visibleVariables } from './variables.js';
@@ -18,7 +18,11 @@ export function evaluateConditions(run: Run, waitIds: readonly string[]): void {
     if (wait?.kind !== 'conditional' || hasOpenIncident(run, waitId)) continue;
     const scopeId = listeningScope(run.state, wait);
     if (scopeId === null) continue;
-    const result = evaluateFeel(wait.condition, visibleVariables(run.state, scopeId));
+    const result = evaluateExpression(
+      wait.condition,
+      visibleVariables(run.state, scopeId),
+      expressionScope(run),
+    );
     if (!result.ok || (result.value !== null && typeof result.value !== 'boolean')) {
       const why = result.ok ? `gave ${JSON.stringify(result.value)}, not a boolean` : result.message;
       const message = `condition of '${wait.elementId}': ${why}`;

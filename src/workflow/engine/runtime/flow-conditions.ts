@@ -1,5 +1,5 @@
 import type { FlowModel } from '../model/index.js';
-import { evaluateFeel } from './feel.js';
+import { evaluateExpression, expressionScope } from './expression.js';
 import type { Run } from './run.js';
 import type { TokenState, Variables } from './types.js';
 import { tokenVariables } from './variables.js';
@@ -25,7 +25,7 @@ export function chooseFlows(
     if (flow.condition === null) {
       chosen.push(flow);
     } else {
-      const result = evaluateFeel(flow.condition, variables);
+      const result = evaluateExpression(flow.condition, variables, expressionScope(run, token));
       if (!result.ok || (result.value !== null && typeof result.value !== 'boolean')) {
         const why = result.ok ? `gave ${JSON.stringify(result.value)}, not a boolean` : result.message;
         run.raiseIncident(token, 'expression', `condition of '${flow.id}': ${why}`, { action: 'split' });

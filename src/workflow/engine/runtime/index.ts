@@ -21,8 +21,10 @@ export type {
   EngineEvent,
   EngineResult,
   HistoryEntry,
+  InstanceFacts,
   ModificationInstruction,
 } from './protocol.js';
+export { evaluateExpression } from './expression.js';
 export type {
   CallActivityWait,
   Incident,

@@ -1,5 +1,5 @@
 import type { ElementModel, VariableMapping } from '../model/index.js';
-import { evaluateFeel } from './feel.js';
+import { evaluateExpression, expressionScope } from './expression.js';
 import { cloneJson, setOwn } from './json.js';
 import type { Run } from './run.js';
 import type { JsonValue, TokenState, Variables } from './types.js';
@@ -57,7 +57,7 @@ function evaluateMappings(
 ): Variables | null {
   const values: Variables = {};
   for (const mapping of mappings) {
-    const result = evaluateFeel(mapping.expression, context);
+    const result = evaluateExpression(mapping.expression, context, expressionScope(run, token));
     if (!result.ok) {
       run.raiseIncident(token, 'expression', `mapping '${mapping.target}': ${result.message}`, retry);
       return null;

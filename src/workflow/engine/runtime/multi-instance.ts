@@ -1,7 +1,7 @@
 import type { ElementModel, MultiInstanceModel } from '../model/index.js';
 import { openWaits, prepareBoundaryWaits } from './boundary.js';
 import { ownerOf } from './bpmn-errors.js';
-import { evaluateFeel } from './feel.js';
+import { evaluateExpression, expressionScope } from './expression.js';
 import { setOwn } from './json.js';
 import type { Run } from './run.js';
 import { terminateToken } from './terminate.js';
@@ -97,7 +97,11 @@ export function instanceCompleted(run: Run, instance: TokenState): boolean {
   const loop = 'multiInstance' in element ? element.multiInstance : null;
   if (loop === null) return true;
   if (loop.outputElement !== null && mi.outputs !== null) {
-    const result = evaluateFeel(loop.outputElement, tokenVariables(run.state, instance));
+    const result = evaluateExpression(
+      loop.outputElement,
+      tokenVariables(run.state, instance),
+      expressionScope(run, instance),
+    );
     if (!result.ok) {
       run.raiseIncident(instance, 'expression', `output element of '${element.id}': ${result.message}`, {
         action: 'complete',
@@ -126,7 +130,11 @@ export function continueMultiInstance(run: Run, body: TokenState): void {
   Object.assign(scope.variables, counters(mi, active));
   let done = mi.nrOfCompletedInstances >= mi.nrOfInstances;
   if (!done && loop.completionCondition !== null) {
-    const result = evaluateFeel(loop.completionCondition, visibleVariables(run.state, scope.id));
+    const result = evaluateExpression(
+      loop.completionCondition,
+      visibleVariables(run.state, scope.id),
+      expressionScope(run, body),
+    );
     if (!result.ok || (result.value !== null && typeof result.value !== 'boolean')) {
       const why = result.ok ? `gave ${JSON.stringify(result.value)}, not a boolean` : result.message;
       run.raiseIncident(body, 'expression', `completion condition of '${element.id}': ${why}`, {
@@ -179,7 +187,7 @@ function counters(mi: MultiInstanceState, active: number): Variables {
 function loopItems(run: Run, body: TokenState, loop: MultiInstanceModel): JsonValue[] | number | null {
   const variables = tokenVariables(run.state, body);
   const expression = loop.inputCollection ?? loop.loopCardinality ?? '0';
-  const result = evaluateFeel(expression, variables);
+  const result = evaluateExpression(expression, variables, expressionScope(run, body));
   const what = loop.inputCollection !== null ? 'input collection' : 'loop cardinality';
   let problem: string | null = result.ok ? null : result.message;
   if (result.ok) {

@@ -20,6 +20,15 @@ export interface EngineContext {
   maxStepsPerCall: number;
   /** Instances one multi-instance body may have (cardinality or collection size); more is an incident. */
   maxMultiInstance: number;
+  /** The instance the call runs for, as expressions read it (JUEL's `execution`); absent in unit tests. */
+  instance?: InstanceFacts;
+}
+
+/** What an expression may read of its instance besides variables. */
+export interface InstanceFacts {
+  id: string;
+  businessKey: string | null;
+  definitionId: string;
 }
 
 /** Input of {@link startInstance}. */

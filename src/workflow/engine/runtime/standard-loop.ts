@@ -1,7 +1,7 @@
 import type { ElementModel, StandardLoopModel } from '../model/index.js';
 import { openWaits, prepareBoundaryWaits } from './boundary.js';
 import { ownerOf } from './bpmn-errors.js';
-import { evaluateFeel } from './feel.js';
+import { evaluateExpression, expressionScope } from './expression.js';
 import type { Run } from './run.js';
 import type { TokenState } from './types.js';
 import { visibleVariables } from './variables.js';
@@ -64,7 +64,11 @@ export function continueStandardLoop(run: Run, body: TokenState): void {
   if (loop.loopMaximum !== null && done >= loop.loopMaximum) again = false;
   else if (loop.loopCondition === null || (done === 0 && !loop.testBefore)) again = true;
   else {
-    const result = evaluateFeel(loop.loopCondition, visibleVariables(run.state, body.localScopeId));
+    const result = evaluateExpression(
+      loop.loopCondition,
+      visibleVariables(run.state, body.localScopeId),
+      expressionScope(run, body),
+    );
     if (!result.ok || (result.value !== null && typeof result.value !== 'boolean')) {
       const why = result.ok ? `gave ${JSON.stringify(result.value)}, not a boolean` : result.message;
       run.raiseIncident(body, 'expression', `loop condition of '${element.id}': ${why}`, {

@@ -37,13 +37,13 @@ void test('conditional boundary events and event sub-process starts compile, int
   assert.equal(element(model, 'es', 'startEvent').eventDefinition.kind, 'conditional');
 });
 
-void test('a JUEL condition, a FEEL syntax error and an unknown variable event are deploy problems', async () => {
+void test('a JUEL syntax error, a FEEL syntax error and an unknown variable event are deploy problems', async () => {
   const juel = await compileProblems(
     catchWith(
-      '<bpmn:conditionalEventDefinition><bpmn:condition>${ready}</bpmn:condition></bpmn:conditionalEventDefinition>',
+      '<bpmn:conditionalEventDefinition><bpmn:condition>${ready &amp;&amp;}</bpmn:condition></bpmn:conditionalEventDefinition>',
     ),
   );
-  assertProblem(juel, 'c', /condition of 'c' is a JUEL expression/);
+  assertProblem(juel, 'c', /JUEL error in condition of 'c'/);
   const syntax = await compileProblems(
     catchWith(
       '<bpmn:conditionalEventDefinition><bpmn:condition>= a &gt;</bpmn:condition></bpmn:conditionalEventDefinition>',

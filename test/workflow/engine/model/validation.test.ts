@@ -111,12 +111,12 @@ const cases: [string, string, string, string | null, RegExp][] = [
     /FEEL syntax error in condition of 'fa' at position 9: amount >/,
   ],
   [
-    'JUEL condition',
+    'JUEL syntax error in a condition',
     `<bpmn:startEvent id="s"/><bpmn:exclusiveGateway id="g" default="fb"/><bpmn:endEvent id="a"/><bpmn:endEvent id="b"/>
-     ${flow('f0', 's', 'g')}${flow('fa', 'g', 'a', '${approved}')}${flow('fb', 'g', 'b')}`,
+     ${flow('f0', 's', 'g')}${flow('fa', 'g', 'a', '${approved ==}')}${flow('fb', 'g', 'b')}`,
     '',
     'fa',
-    /condition of 'fa' is a JUEL expression \(\$\{approved\}\); only FEEL is supported/,
+    /JUEL error in condition of 'fa': Unexpected '\}': expected a value \(at position 13 of \$\{approved ==\}\)/,
   ],
   [
     'FEEL syntax error in a Zeebe mapping',
@@ -129,14 +129,14 @@ const cases: [string, string, string, string | null, RegExp][] = [
     /FEEL syntax error in input mapping 'x' of 't'/,
   ],
   [
-    'JUEL in a Camunda input parameter',
+    'JUEL calling a bean in a Camunda input parameter',
     around(
-      `<bpmn:task id="t"><bpmn:extensionElements><camunda:inputOutput><camunda:inputParameter name="x">\${a}</camunda:inputParameter></camunda:inputOutput></bpmn:extensionElements></bpmn:task>`,
+      `<bpmn:task id="t"><bpmn:extensionElements><camunda:inputOutput><camunda:inputParameter name="x">\${bean.lookUp(a)}</camunda:inputParameter></camunda:inputOutput></bpmn:extensionElements></bpmn:task>`,
       't',
     ),
     '',
     't',
-    /inputParameter 'x' of 't' is a JUEL expression/,
+    /JUEL error in inputParameter 'x' of 't': Method 'lookUp' is not allowed in expressions/,
   ],
   [
     'service task with a Java delegate',
@@ -385,14 +385,14 @@ const cases: [string, string, string, string | null, RegExp][] = [
     /standard loop of 't' has neither a loopCondition nor a loopMaximum/,
   ],
   [
-    'standard loop condition in JUEL',
+    'standard loop condition calling an unknown JUEL function',
     around(
-      '<bpmn:task id="t"><bpmn:standardLoopCharacteristics><bpmn:loopCondition>${x}</bpmn:loopCondition></bpmn:standardLoopCharacteristics></bpmn:task>',
+      '<bpmn:task id="t"><bpmn:standardLoopCharacteristics><bpmn:loopCondition>${done()}</bpmn:loopCondition></bpmn:standardLoopCharacteristics></bpmn:task>',
       't',
     ),
     '',
     't',
-    /loop condition of 't' is a JUEL expression/,
+    /JUEL error in loop condition of 't': Unknown function 'done'/,
   ],
   [
     'a Zeebe message name expression is not supported',

@@ -147,7 +147,12 @@ export class CamundaExternalTaskApi {
     await this.onTask(taskId, () =>
       this.service.bpmnError(
         taskId,
-        { worker_id: body.workerId, error_code: body.errorCode, variables },
+        {
+          worker_id: body.workerId,
+          error_code: body.errorCode,
+          ...(body.errorMessage == null ? {} : { error_message: body.errorMessage }),
+          variables,
+        },
         scope,
       ),
     );

@@ -150,7 +150,13 @@ export class ExternalTaskService {
   /** Throws a BPMN error from the task: caught by a matching boundary event, else an incident. */
   async bpmnError(
     taskId: string,
-    input: { worker_id: string; error_code: string; variables?: Variables | undefined },
+    input: {
+      worker_id: string;
+      error_code: string;
+      /** The error's message (Camunda's `errorMessage`), for a catch's `camunda:errorMessageVariable`. */
+      error_message?: string | undefined;
+      variables?: Variables | undefined;
+    },
     scope: TaskScope,
   ): Promise<void> {
     await this.requireInScope(taskId, scope);
@@ -158,6 +164,7 @@ export class ExternalTaskService {
       type: 'bpmnError',
       waitId: taskId,
       errorCode: input.error_code,
+      ...(input.error_message === undefined ? {} : { message: input.error_message }),
       variables: input.variables ?? {},
     });
   }

@@ -326,7 +326,7 @@ describe('/engine-rest/external-task', () => {
     assert.deepEqual((await get(`/external-task?processInstanceId=${instanceId}`)).json(), []);
   });
 
-  test('bpmnError is caught by the boundary event, with its variables', async () => {
+  test('bpmnError is caught by the boundary event, with its variables, its code and its message', async () => {
     const instanceId = await fixture.start({});
     const [task] = await fetchAndLock({ workerId: 'w1', maxTasks: 1, topics: [topic()] });
     const response = await post(`/external-task/${task?.id}/bpmnError`, {
@@ -339,6 +339,8 @@ describe('/engine-rest/external-task', () => {
     const instance = await fixture.instance(instanceId);
     assert.equal(instance.state, 'completed');
     assert.equal(instance.variables.reason, 'funds');
+    assert.equal(instance.variables.declineCode, 'DECLINED', 'camunda:errorCodeVariable');
+    assert.equal(instance.variables.declineMessage, 'insufficient funds', 'camunda:errorMessageVariable');
   });
 
   test('extendLock moves the lock expiration; unlock frees the task for others', async () => {

@@ -69,7 +69,14 @@ export function readEventDefinition(
     case 'bpmn:ErrorEventDefinition': {
       const error = child(definition, 'errorRef');
       const errorCode = error === null ? null : str(error, 'errorCode');
-      return { kind: 'error', errorCode, errorName: error === null ? null : str(error, 'name') };
+      return {
+        kind: 'error',
+        errorCode,
+        errorName: error === null ? null : str(error, 'name'),
+        errorMessage: error === null ? null : nsAttr(error, NS.camunda, 'errorMessage'),
+        codeVariable: nsAttr(definition, NS.camunda, 'errorCodeVariable'),
+        messageVariable: nsAttr(definition, NS.camunda, 'errorMessageVariable'),
+      };
     }
     case 'bpmn:EscalationEventDefinition': {
       const escalation = child(definition, 'escalationRef');

@@ -70,6 +70,12 @@ export type EventDefinition =
       /** From the referenced `bpmn:error`'s errorCode; null on a catch means "catch all". */
       errorCode: string | null;
       errorName: string | null;
+      /** A throw's message: the referenced `bpmn:error`'s `camunda:errorMessage`. */
+      errorMessage?: string | null;
+      /** On a catch, Camunda's `camunda:errorCodeVariable`: the variable that receives the caught code. */
+      codeVariable?: string | null;
+      /** On a catch, `camunda:errorMessageVariable`: the variable that receives the caught message. */
+      messageVariable?: string | null;
     }
   | {
       kind: 'escalation';

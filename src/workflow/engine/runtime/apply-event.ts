@@ -146,7 +146,7 @@ function bpmnError(
   if (token === undefined) return;
   run.closeWait(wait.waitId, 'errorThrown');
   run.history('errorThrown', wait.elementId, token.id, { errorCode, message });
-  if (throwBpmnError(run, { token }, errorCode, variables)) return;
+  if (throwBpmnError(run, { token }, { code: errorCode, message }, variables)) return;
   if (propagateToCaller(run, errorCode)) return;
   const why = message === null ? '' : `: ${message}`;
   run.raiseIncident(

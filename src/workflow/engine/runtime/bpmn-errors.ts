@@ -16,9 +16,10 @@ import type { TokenState, Variables } from './types.js';
 export function throwBpmnError(
   run: Run,
   from: { token: TokenState } | { scopeId: string },
-  errorCode: string,
+  thrown: ThrownError,
   variables: Variables | null,
 ): boolean {
+  const errorCode = thrown.code;
   let token = 'token' in from ? from.token : undefined;
   let scopeId = 'token' in from ? from.token.scopeId : from.scopeId;
   // The activity whose scope the search just left: when it is an event sub-process, it does not
@@ -31,11 +32,12 @@ export function throwBpmnError(
       if (boundary !== undefined) {
         run.history('errorThrown', token.elementId, token.id, { errorCode, caughtBy: boundary.id });
         terminateToken(run, token, 'interrupted');
-        startBoundaryToken(run, boundary.id, token.scopeId, token.id, variables, { errorCode });
+        const caught = withErrorVariables(boundary, thrown, variables);
+        startBoundaryToken(run, boundary.id, token.scopeId, token.id, caught, { errorCode });
         return true;
       }
     }
-    if (catchInScope(run, scopeId, errorCode, variables, leftActivity)) return true;
+    if (catchInScope(run, scopeId, thrown, variables, leftActivity)) return true;
     token = ownerOf(run, scopeId);
     if (token === undefined) return false;
     leftActivity = token.elementId;
@@ -54,10 +56,11 @@ export function ownerOf(run: Run, scopeId: string): TokenState | undefined {
 function catchInScope(
   run: Run,
   scopeId: string,
-  errorCode: string,
+  thrown: ThrownError,
   variables: Variables | null,
   skipped: string | null,
 ): boolean {
+  const errorCode = thrown.code;
   const scope = run.state.scopes[scopeId];
   if (scope === undefined) return false;
   const owner = ownerOf(run, scopeId);
@@ -81,8 +84,29 @@ function catchInScope(
   esp.phase = 'waiting';
   run.history('elementActivated', espId, esp.id, { errorCode });
   const local = run.localScopeOf(esp);
-  startBoundaryToken(run, start.id, local.id, esp.id, variables, { errorCode });
+  startBoundaryToken(run, start.id, local.id, esp.id, withErrorVariables(start, thrown, variables), {
+    errorCode,
+  });
   return true;
+}
+
+/** A BPMN error as thrown: its code, and the message a worker or the error's definition gave. */
+export interface ThrownError {
+  code: string;
+  message: string | null;
+}
+
+// Camunda 7's errorCodeVariable / errorMessageVariable on the catching event receive the error.
+function withErrorVariables(catcher: ElementModel, thrown: ThrownError, variables: Variables | null) {
+  const definition = 'eventDefinition' in catcher ? catcher.eventDefinition : undefined;
+  if (definition?.kind !== 'error') return variables;
+  const { codeVariable, messageVariable } = definition;
+  if (!codeVariable && !messageVariable) return variables;
+  return {
+    ...variables,
+    ...(codeVariable ? { [codeVariable]: thrown.code } : {}),
+    ...(messageVariable ? { [messageVariable]: thrown.message } : {}),
+  };
 }
 
 function boundaryIdsOf(element: ElementModel): string[] {

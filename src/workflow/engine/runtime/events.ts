@@ -118,9 +118,11 @@ function terminateScope(run: Run, token: TokenState): void {
 
 /** An error end event throws to the enclosing activities; uncaught, its token stops with an incident. */
 function throwFromEnd(run: Run, token: TokenState, element: EndEventModel): void {
-  const code = element.eventDefinition.kind === 'error' ? (element.eventDefinition.errorCode ?? '') : '';
+  const definition = element.eventDefinition.kind === 'error' ? element.eventDefinition : null;
+  const code = definition?.errorCode ?? '';
   run.history('errorThrown', element.id, token.id, { errorCode: code });
-  if (throwBpmnError(run, { scopeId: token.scopeId }, code, null)) return;
+  const thrown = { code, message: definition?.errorMessage ?? null };
+  if (throwBpmnError(run, { scopeId: token.scopeId }, thrown, null)) return;
   if (propagateToCaller(run, code)) return;
   run.raiseIncident(token, 'unhandledError', `error '${code}' thrown by '${element.id}' is not caught`, {
     action: 'activate',

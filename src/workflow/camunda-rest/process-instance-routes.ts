@@ -95,7 +95,9 @@ export function registerProcessInstanceRoutes(scope: HttpServer, api: CamundaPro
 
 // `deserializeValues` changes nothing: weft keeps no serialised objects.
 function readVariableOptions(raw: unknown): void {
-  new QueryParameters(raw, ['deserializeValues', 'deserializeValue']).flag('deserializeValues');
+  const parameters = new QueryParameters(raw, ['deserializeValues', 'deserializeValue']);
+  parameters.flag('deserializeValues');
+  parameters.flag('deserializeValue');
 }
 
 const filterParameters = [

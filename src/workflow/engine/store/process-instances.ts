@@ -678,24 +678,27 @@ function variableConditionSql(
   condition: VariableCondition,
   param: (value: unknown, type: string) => string,
 ): string {
-  const value = `i.variables -> ${param(condition.name, 'text')}`;
-  const text = `i.variables ->> ${param(condition.name, 'text')}`;
+  // Every parameter pushed must be used by the SQL returned: Postgres cannot type an unused one.
+  const name = param(condition.name, 'text');
+  const value = `i.variables -> ${name}`;
+  const text = `i.variables ->> ${name}`;
   const numeric = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(condition.value);
   const typed: unknown = numeric
     ? Number(condition.value)
     : condition.value === 'true' || condition.value === 'false'
       ? condition.value === 'true'
       : condition.value;
-  const equal = `(${value} = ${param(JSON.stringify(typed), 'jsonb')} OR ${value} = ${param(JSON.stringify(condition.value), 'jsonb')})`;
+  const equal = () =>
+    `(${value} = ${param(JSON.stringify(typed), 'jsonb')} OR ${value} = ${param(JSON.stringify(condition.value), 'jsonb')})`;
   const compare = (operator: string) =>
     numeric
       ? `(jsonb_typeof(${value}) = 'number' AND (${text})::numeric ${operator} ${param(condition.value, 'numeric')})`
       : `(jsonb_typeof(${value}) = 'string' AND ${text} ${operator} ${param(condition.value, 'text')})`;
   switch (condition.op) {
     case 'eq':
-      return equal;
+      return equal();
     case 'neq':
-      return `(${value} IS NOT NULL AND NOT ${equal})`;
+      return `(${value} IS NOT NULL AND NOT ${equal()})`;
     case 'gt':
       return compare('>');
     case 'gteq':

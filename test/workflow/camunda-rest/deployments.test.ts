@@ -208,6 +208,25 @@ describe('/engine-rest/deployment', () => {
     assert.deepEqual((await get('/deployment/count')).json(), before, 'nothing is half-deployed');
   });
 
+  test('two files defining the same key, and a broken DMN, are problems of their files', async () => {
+    const copy = { name: 'copy.bpmn', contents: review.contents.replace('Review order', 'Copy') };
+    const twice = await deploy(review, { name: 'twice', attachments: [copy] });
+    assert.equal(twice.statusCode, 400);
+    const body = twice.json() as { type: string; details: Record<string, { errors: { message: string }[] }> };
+    assert.equal(body.type, 'ParseException');
+    assert.deepEqual(Object.keys(body.details), ['copy.bpmn']);
+    assert.match(
+      body.details['copy.bpmn']?.errors[0]?.message ?? '',
+      /review-order.*also defined in review\.bpmn/,
+    );
+    const dmn = await deploy(review, {
+      name: 'bad-dmn',
+      attachments: [{ name: 'bad.dmn', contents: '<definitions/>' }],
+    });
+    assert.equal(dmn.statusCode, 400);
+    assert.deepEqual(Object.keys((dmn.json() as { details: object }).details), ['bad.dmn']);
+  });
+
   test('a Reader cannot deploy; a Worker cannot either', async () => {
     const reader = basic(fixture.users.reader.email, fixture.users.reader.password);
     assertCamundaError(await deploy(review, { name: 'r' }, reader), 403, 'AuthorizationException');

@@ -196,6 +196,8 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     logins,
     identities,
     longPolls: config.workflow.longPolls,
+    decisions,
+    bodyLimitBytes: config.bodyLimitBytes,
   });
   const connectors = createConnectorExecutors({
     pool,

@@ -9,6 +9,7 @@ export type CamundaExceptionType =
   | 'AuthenticationException'
   | 'AuthorizationException'
   | 'NotFoundException'
+  | 'ParseException'
   | 'RestException';
 
 /** An error of the `/engine-rest` API: rendered as Camunda renders its own, `{type, message}`. */
@@ -18,6 +19,8 @@ export class CamundaError extends ServiceError {
     readonly type: CamundaExceptionType,
     message: string,
     headers?: Readonly<Record<string, string>>,
+    /** Fields of the body besides `type` and `message` (a ParseException's `details`). */
+    readonly extra?: Readonly<Record<string, unknown>>,
   ) {
     super(statusCode, type, message, undefined, headers);
   }

@@ -9,7 +9,7 @@ import { CamundaErrors, toCamundaError, type CamundaError } from './camunda-erro
 
 function send(reply: FastifyReply, error: CamundaError): FastifyReply {
   if (error.headers) void reply.headers(error.headers);
-  return reply.status(error.statusCode).send({ type: error.type, message: error.message });
+  return reply.status(error.statusCode).send({ type: error.type, message: error.message, ...error.extra });
 }
 
 /**

@@ -1,4 +1,10 @@
-import { pgErrorCode, PgErrorCode, withTransaction, type Pool } from '../../platform/database/pool.js';
+import {
+  pgErrorCode,
+  PgErrorCode,
+  withTransaction,
+  type Pool,
+  type PoolClient,
+} from '../../platform/database/pool.js';
 import { requireOrgRole } from '../identity/auth/authorization.js';
 import type { Identity } from '../identity/auth/identity.js';
 import { WorkflowErrors } from '../errors.js';
@@ -35,6 +41,24 @@ export const MAX_VARIABLE_DEPTH = 64;
 export interface DeployResult {
   created: boolean;
   decisions: DeployedDecision[];
+}
+
+/** A DMN file compiled and checked, ready to be stored. */
+export interface DmnDocument {
+  xml: string;
+  compiled: CompiledDmn;
+}
+
+/** The outcome of checking a DMN file: ready to store, or every problem found. */
+export type CheckedDmn = { ok: true; document: DmnDocument } | { ok: false; problems: DmnProblem[] };
+
+/** What {@link DecisionService.store} wrote: the new deployment (null when nothing was new) and its keys. */
+export interface StoredDmn {
+  deploymentId: string | null;
+  /** The decision keys that got a new version. */
+  newKeys: string[];
+  document: DmnDocument;
+  result: DeployResult;
 }
 
 /** One decision of a deployed file: the version it is now (new, or the identical latest one). */
@@ -107,7 +131,48 @@ export class DecisionService {
    */
   async deploy(identity: Identity, orgId: string, xml: string): Promise<DeployResult> {
     requireOrgRole(identity, orgId, ['Developer']);
-    const compiled = compileOrRefuse(xml, this.limits);
+    const checked = this.check(xml);
+    if (!checked.ok)
+      throw WorkflowErrors.validation(`The DMN has ${checked.problems.length} problem(s)`, {
+        errors: checked.problems.map((problem) => ({
+          element_id: problem.elementId,
+          message: problem.message,
+        })),
+      });
+    let stored: StoredDmn;
+    try {
+      stored = await withTransaction(this.pool, (client) =>
+        this.store(client, orgId, identity.userId, checked.document),
+      );
+    } catch (error) {
+      if (pgErrorCode(error) === PgErrorCode.foreignKeyViolation) {
+        throw WorkflowErrors.notFound('No such organisation');
+      }
+      throw error;
+    }
+    await this.stored(stored);
+    return stored.result;
+  }
+
+  /**
+   * Compiles a DMN file without storing anything: the file ready to store, or every problem found.
+   * The caller checks the deployer's role.
+   */
+  check(xml: string): CheckedDmn {
+    try {
+      return { ok: true, document: { xml, compiled: compileOrRefuse(xml, this.limits) } };
+    } catch (error) {
+      if (!(error instanceof DmnProblems)) throw error;
+      return { ok: false, problems: error.problems };
+    }
+  }
+
+  /**
+   * Stores a checked file in the caller's transaction: every decision becomes a new version of its
+   * key unless it is identical to the latest. Call {@link stored} once the transaction has committed.
+   */
+  async store(client: PoolClient, orgId: string, userId: string, document: DmnDocument): Promise<StoredDmn> {
+    const { xml, compiled } = document;
     const fingerprint = decisionFingerprinter(compiled.model);
     const wanted = compiled.decisions.map((decision) => ({
       key: decision.id,
@@ -119,58 +184,61 @@ export class DecisionService {
 
     let deploymentId: string | null = null;
     const deployed = new Map<string, DeployedDecision>();
-    try {
-      await withTransaction(this.pool, async (client) => {
-        for (const decision of byKey) {
-          const key = await decisions.lockDecisionKey(client, orgId, decision.key, decision.name);
-          const latest =
-            key.latest_version === 0
-              ? null
-              : await decisions.findVersion(client, orgId, decision.key, key.latest_version);
-          if (latest !== null && latest.content_hash === decision.hash) {
-            deployed.set(decision.key, {
-              id: latest.id,
-              decision_key: decision.key,
-              version: latest.version,
-              name: key.name,
-            });
-            continue;
-          }
-          deploymentId ??= await decisions.insertDeployment(client, orgId, xml, identity.userId);
-          const created = await decisions.insertVersion(client, {
-            orgId,
-            decisionKey: decision.key,
-            version: key.latest_version + 1,
-            name: decision.name,
-            deploymentId,
-            contentHash: decision.hash,
-          });
-          deployed.set(decision.key, {
-            id: created.id,
-            decision_key: created.decision_key,
-            version: created.version,
-            name: created.name,
-          });
-        }
-      });
-    } catch (error) {
-      if (pgErrorCode(error) === PgErrorCode.foreignKeyViolation) {
-        throw WorkflowErrors.notFound('No such organisation');
+    const newKeys: string[] = [];
+    for (const decision of byKey) {
+      const key = await decisions.lockDecisionKey(client, orgId, decision.key, decision.name);
+      const latest =
+        key.latest_version === 0
+          ? null
+          : await decisions.findVersion(client, orgId, decision.key, key.latest_version);
+      if (latest !== null && latest.content_hash === decision.hash) {
+        deployed.set(decision.key, {
+          id: latest.id,
+          decision_key: decision.key,
+          version: latest.version,
+          name: key.name,
+        });
+        continue;
       }
-      throw error;
-    }
-    if (deploymentId !== null) {
-      // The first evaluation of the new versions then finds the file already compiled.
-      await this.compiled.get(deploymentId, () => Promise.resolve({ value: compiled, weight: xml.length }));
+      deploymentId ??= await decisions.insertDeployment(client, orgId, xml, userId);
+      const created = await decisions.insertVersion(client, {
+        orgId,
+        decisionKey: decision.key,
+        version: key.latest_version + 1,
+        name: decision.name,
+        deploymentId,
+        contentHash: decision.hash,
+      });
+      newKeys.push(created.decision_key);
+      deployed.set(decision.key, {
+        id: created.id,
+        decision_key: created.decision_key,
+        version: created.version,
+        name: created.name,
+      });
     }
     return {
-      created: deploymentId !== null,
-      decisions: wanted.map(({ key }) => {
-        const entry = deployed.get(key);
-        if (entry === undefined) throw new Error(`decision '${key}' was not deployed`);
-        return entry;
-      }),
+      deploymentId,
+      newKeys,
+      document,
+      result: {
+        created: deploymentId !== null,
+        decisions: wanted.map(({ key }) => {
+          const entry = deployed.get(key);
+          if (entry === undefined) throw new Error(`decision '${key}' was not deployed`);
+          return entry;
+        }),
+      },
     };
+  }
+
+  /** After the commit of {@link store}: the first evaluation of the new versions finds the file compiled. */
+  async stored(stored: StoredDmn): Promise<void> {
+    if (stored.deploymentId === null) return;
+    const { compiled, xml } = stored.document;
+    await this.compiled.get(stored.deploymentId, () =>
+      Promise.resolve({ value: compiled, weight: xml.length }),
+    );
   }
 
   /** The latest version of each key, or every version (any role in the organisation). */
@@ -348,9 +416,14 @@ function compileOrRefuse(xml: string, limits: DmnLimits): CompiledDmn {
     if (!(error instanceof DmnValidationError)) throw error;
     problems = error.problems;
   }
-  throw WorkflowErrors.validation(`The DMN has ${problems.length} problem(s)`, {
-    errors: problems.map((problem) => ({ element_id: problem.elementId, message: problem.message })),
-  });
+  throw new DmnProblems(problems);
+}
+
+// What compileOrRefuse throws: the file's problems, made into an answer by the caller.
+class DmnProblems extends Error {
+  constructor(readonly problems: DmnProblem[]) {
+    super('the DMN has problems');
+  }
 }
 
 function entryToJson(entry: Record<string, unknown>): Record<string, unknown> {

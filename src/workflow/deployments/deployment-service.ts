@@ -2,7 +2,13 @@ import type { Clock } from '../../platform/clock.js';
 import { withTransaction, type Pool, type PoolClient } from '../../platform/database/pool.js';
 import { requireOrgRole } from '../identity/auth/authorization.js';
 import type { Identity } from '../identity/auth/identity.js';
-import { compileBpmn, bpmnContentHash, type ExtensionSpec } from '../engine/model/index.js';
+import {
+  compileBpmn,
+  bpmnContentHash,
+  type ExtensionSpec,
+  type ModelProblem,
+  type ProcessModel,
+} from '../engine/model/index.js';
 import { WorkflowErrors } from '../errors.js';
 import * as definitions from '../engine/store/process-definitions.js';
 import { processGroupInOrg } from '../engine/store/process-groups.js';
@@ -29,7 +35,20 @@ export interface DeployInput {
 export interface DeployResult {
   created: boolean;
   definitions: definitions.DefinitionRecord[];
+  /** The definitions this deployment created (the others were the unchanged latest versions). */
+  newDefinitionIds: string[];
 }
+
+/** A BPMN document compiled and checked, ready to be stored. */
+export interface BpmnDocument {
+  xml: string;
+  contentHash: string;
+  processes: ProcessModel[];
+  timerStarts: ReadonlyMap<string, TimerStart[]>;
+}
+
+/** The outcome of checking a BPMN document: ready to store, or every problem found. */
+export type CheckedBpmn = { ok: true; document: BpmnDocument } | { ok: false; problems: ModelProblem[] };
 
 /** Deploys BPMN as versioned definitions; lists, shows, disables and renames them. */
 export class DeploymentService {
@@ -46,7 +65,29 @@ export class DeploymentService {
    */
   async deploy(identity: Identity, input: DeployInput): Promise<DeployResult> {
     requireOrgRole(identity, input.org_id, ['Developer']);
-    const compiled = await compileBpmn(input.xml, { extensions: this.extensions });
+    const checked = await this.check(input.xml);
+    if (!checked.ok) {
+      throw WorkflowErrors.validation('The BPMN cannot be deployed', {
+        errors: checked.problems.map((problem) => ({
+          element_id: problem.elementId,
+          message: problem.message,
+        })),
+      });
+    }
+    return withTransaction(this.pool, async (client) => {
+      if (!(await processGroupInOrg(client, input.org_id, input.process_group_id))) {
+        throw WorkflowErrors.notFound('No such process group in this organisation');
+      }
+      return this.store(client, input, checked.document);
+    });
+  }
+
+  /**
+   * Compiles a BPMN document and its timer starts without storing anything: the document ready to
+   * store, or every problem found. The caller checks the deployer's role.
+   */
+  async check(xml: string): Promise<CheckedBpmn> {
+    const compiled = await compileBpmn(xml, { extensions: this.extensions });
     const timerStarts = new Map<string, TimerStart[]>();
     const problems = compiled.ok ? [] : compiled.problems;
     for (const model of compiled.ok ? compiled.processes : []) {
@@ -54,68 +95,70 @@ export class DeploymentService {
       if (starts.ok) timerStarts.set(model.processKey, starts.starts);
       else problems.push(...starts.problems);
     }
-    if (!compiled.ok || problems.length > 0) {
-      throw WorkflowErrors.validation('The BPMN cannot be deployed', {
-        errors: problems.map((problem) => ({
-          element_id: problem.elementId,
-          message: problem.message,
-        })),
+    if (!compiled.ok || problems.length > 0) return { ok: false, problems };
+    return {
+      ok: true,
+      document: { xml, contentHash: bpmnContentHash(xml), processes: compiled.processes, timerStarts },
+    };
+  }
+
+  /**
+   * Stores a checked document in the caller's transaction, in a process group of the org the caller
+   * has checked: each process becomes the next version of its key, or stays the latest version when
+   * that has the same XML (then it is not in `newDefinitionIds`).
+   */
+  async store(
+    client: PoolClient,
+    input: { org_id: string; process_group_id: string; draft?: boolean | undefined },
+    document: BpmnDocument,
+  ): Promise<DeployResult> {
+    const deployed: definitions.DefinitionRecord[] = [];
+    const newDefinitionIds: string[] = [];
+    // Keys are locked in a fixed order so two deployments of the same collaboration cannot deadlock.
+    const processes = [...document.processes].sort((a, b) => a.processKey.localeCompare(b.processKey));
+    for (const model of processes) {
+      if (!input.draft)
+        await lockTimerStartsOfKey(client, { orgId: input.org_id, processKey: model.processKey });
+      const key = await lockProcessKey(client, input.org_id, model.processKey);
+      if (!input.draft && key.latest?.contentHash === document.contentHash) {
+        const existing = await definitions.findDefinition(client, key.latest.id);
+        if (existing) {
+          const { xml: _xml, ...record } = existing;
+          deployed.push(record);
+          continue;
+        }
+      }
+      if (!input.draft) await setLastVersion(client, input.org_id, model.processKey, key.lastVersion + 1);
+      const record = await definitions.insertDefinition(client, {
+        orgId: input.org_id,
+        processGroupId: input.process_group_id,
+        processKey: model.processKey,
+        version: input.draft ? null : key.lastVersion + 1,
+        name: model.name,
+        xml: document.xml,
+        contentHash: document.contentHash,
+        model,
       });
+      this.models.remember(record.id, model);
+      if (!input.draft) {
+        // The new version's timer starts replace the previous versions', in the same transaction.
+        await replaceTimerStartsOfKey(
+          client,
+          { orgId: input.org_id, processKey: model.processKey },
+          record.id,
+        );
+        const starts = document.timerStarts.get(model.processKey) ?? [];
+        await armTimerStarts(
+          client,
+          { orgId: input.org_id, definitionId: record.id },
+          starts,
+          this.clock.now(),
+        );
+      }
+      deployed.push(record);
+      newDefinitionIds.push(record.id);
     }
-    const contentHash = bpmnContentHash(input.xml);
-    const result = await withTransaction(this.pool, async (client) => {
-      if (!(await processGroupInOrg(client, input.org_id, input.process_group_id))) {
-        throw WorkflowErrors.notFound('No such process group in this organisation');
-      }
-      const deployed: definitions.DefinitionRecord[] = [];
-      let created = false;
-      // Keys are locked in a fixed order so two deployments of the same collaboration cannot deadlock.
-      const processes = [...compiled.processes].sort((a, b) => a.processKey.localeCompare(b.processKey));
-      for (const model of processes) {
-        if (!input.draft)
-          await lockTimerStartsOfKey(client, { orgId: input.org_id, processKey: model.processKey });
-        const key = await lockProcessKey(client, input.org_id, model.processKey);
-        if (!input.draft && key.latest?.contentHash === contentHash) {
-          const existing = await definitions.findDefinition(client, key.latest.id);
-          if (existing) {
-            const { xml: _xml, ...record } = existing;
-            deployed.push(record);
-            continue;
-          }
-        }
-        if (!input.draft) await setLastVersion(client, input.org_id, model.processKey, key.lastVersion + 1);
-        const record = await definitions.insertDefinition(client, {
-          orgId: input.org_id,
-          processGroupId: input.process_group_id,
-          processKey: model.processKey,
-          version: input.draft ? null : key.lastVersion + 1,
-          name: model.name,
-          xml: input.xml,
-          contentHash,
-          model,
-        });
-        this.models.remember(record.id, model);
-        if (!input.draft) {
-          // The new version's timer starts replace the previous versions', in the same transaction.
-          await replaceTimerStartsOfKey(
-            client,
-            { orgId: input.org_id, processKey: model.processKey },
-            record.id,
-          );
-          const starts = timerStarts.get(model.processKey) ?? [];
-          await armTimerStarts(
-            client,
-            { orgId: input.org_id, definitionId: record.id },
-            starts,
-            this.clock.now(),
-          );
-        }
-        deployed.push(record);
-        created = true;
-      }
-      return { created, definitions: deployed };
-    });
-    return result;
+    return { created: newDefinitionIds.length > 0, definitions: deployed, newDefinitionIds };
   }
 
   /** Definitions of an org, newest first (Reader). */

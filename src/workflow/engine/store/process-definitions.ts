@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 import type { ProcessModel } from '../model/index.js';
+import { deploymentIdSql, inDeploymentOfSql } from './deployment-view.js';
 
 /*
  * `process_definitions`: deployed versions and drafts of process keys, with their XML and compiled
@@ -334,4 +335,106 @@ export async function isDefinitionSuspended(db: Db, definitionId: string): Promi
     values: [definitionId],
   });
   return rows[0]?.suspended === true;
+}
+
+/** Filters of a query over deployed versions (drafts are never listed); `orgIds` undefined: every org. */
+export interface DefinitionQuery {
+  orgIds: readonly string[] | undefined;
+  ids?: readonly string[] | undefined;
+  keys?: readonly string[] | undefined;
+  keyLike?: string | undefined;
+  name?: string | undefined;
+  nameLike?: string | undefined;
+  version?: number | undefined;
+  /** Only the latest version of each key. */
+  latestVersion?: boolean | undefined;
+  /** Only the versions of this deployment (a weft id, deployment-view.ts). */
+  deploymentId?: string | undefined;
+  /** Only versions that cannot start instances (suspended or disabled), or only those that can. */
+  suspended?: boolean | undefined;
+}
+
+/** How a definition query is ordered and cut. */
+export interface DefinitionPage {
+  sortBy: 'id' | 'key' | 'name' | 'version' | 'deploymentId' | 'tenantId';
+  descending: boolean;
+  offset: number;
+  limit: number;
+}
+
+/** A deployed version with its org's slug and the id of its deployment. */
+export interface ListedDefinition extends DefinitionRecord {
+  tenant_id: string;
+  deployment_id: string;
+}
+
+function definitionQuerySql(query: DefinitionQuery, values: unknown[]): string {
+  const param = (value: unknown, type: string) => {
+    values.push(value);
+    return `$${values.length}::${type}`;
+  };
+  const where = ['NOT d.draft'];
+  if (query.orgIds !== undefined) where.push(`d.org_id = ANY(${param(query.orgIds, 'uuid[]')})`);
+  if (query.ids !== undefined) where.push(`d.id = ANY(${param(query.ids, 'uuid[]')})`);
+  if (query.keys !== undefined) where.push(`d.process_key = ANY(${param(query.keys, 'text[]')})`);
+  if (query.keyLike !== undefined) where.push(`d.process_key LIKE ${param(query.keyLike, 'text')}`);
+  if (query.name !== undefined) where.push(`d.name = ${param(query.name, 'text')}`);
+  if (query.nameLike !== undefined) where.push(`d.name LIKE ${param(query.nameLike, 'text')}`);
+  if (query.version !== undefined) where.push(`d.version = ${param(query.version, 'int')}`);
+  if (query.latestVersion === true)
+    where.push(`d.version = (SELECT max(l.version) FROM process_definitions l
+                             WHERE l.org_id = d.org_id AND l.process_key = d.process_key AND NOT l.draft)`);
+  if (query.deploymentId !== undefined)
+    where.push(inDeploymentOfSql('d.org_id', 'd.deployed_at', param(query.deploymentId, 'uuid')));
+  if (query.suspended !== undefined)
+    where.push(`${query.suspended ? '' : 'NOT '}(d.suspended OR d.disabled)`);
+  return where.join(' AND ');
+}
+
+const definitionOrder: Record<DefinitionPage['sortBy'], string> = {
+  id: 'd.id',
+  key: 'd.process_key',
+  name: 'd.name',
+  version: 'd.version',
+  deploymentId: 'deployment_id',
+  tenantId: 'o.slug',
+};
+
+/** A page of deployed versions matching a query. */
+export async function queryDefinitions(
+  db: Db,
+  query: DefinitionQuery,
+  page: DefinitionPage,
+): Promise<ListedDefinition[]> {
+  const values: unknown[] = [];
+  const where = definitionQuerySql(query, values);
+  const direction = page.descending ? 'DESC' : 'ASC';
+  values.push(page.limit, page.offset);
+  const qualified = columns
+    .split(', ')
+    .map((column) => `d.${column}`)
+    .join(', ');
+  const { rows } = await db.query<DefinitionRow & { tenant_id: string; deployment_id: string }>(
+    `SELECT ${qualified}, o.slug AS tenant_id, ${deploymentIdSql('d.org_id', 'd.deployed_at')} AS deployment_id
+     FROM process_definitions d JOIN orgs o ON o.id = d.org_id
+     WHERE ${where}
+     ORDER BY ${definitionOrder[page.sortBy]} ${direction} NULLS LAST, d.id ${direction}
+     LIMIT $${values.length - 1} OFFSET $${values.length}`,
+    values,
+  );
+  return rows.map((row) => ({
+    ...toRecord(row),
+    tenant_id: row.tenant_id,
+    deployment_id: row.deployment_id,
+  }));
+}
+
+/** How many deployed versions match a query. */
+export async function countDefinitions(db: Db, query: DefinitionQuery): Promise<number> {
+  const values: unknown[] = [];
+  const { rows } = await db.query<{ count: string }>(
+    `SELECT count(*) AS count FROM process_definitions d WHERE ${definitionQuerySql(query, values)}`,
+    values,
+  );
+  return Number(rows[0]?.count ?? 0);
 }

@@ -48,3 +48,34 @@ export async function listProcessGroups(pool: Pool, orgId: string): Promise<Proc
   );
   return rows;
 }
+
+/**
+ * The process group of an org with this name, created when there is none (in the caller's
+ * transaction, so a deployment that fails leaves no group behind).
+ */
+export async function findOrCreateProcessGroup(
+  client: PoolClient,
+  orgId: string,
+  name: string,
+): Promise<ProcessGroupRecord> {
+  const { rows } = await client.query<ProcessGroupRecord>(
+    `WITH created AS (
+       INSERT INTO process_groups (org_id, name) VALUES ($1, $2)
+       ON CONFLICT (org_id, name) DO NOTHING
+       RETURNING id, org_id, name
+     )
+     SELECT id, org_id, name FROM created
+     UNION ALL
+     SELECT id, org_id, name FROM process_groups WHERE org_id = $1 AND name = $2`,
+    [orgId, name],
+  );
+  if (rows[0] !== undefined) return rows[0];
+  // A concurrent transaction created it after this statement's snapshot: a new statement sees it.
+  const again = await client.query<ProcessGroupRecord>(
+    'SELECT id, org_id, name FROM process_groups WHERE org_id = $1 AND name = $2',
+    [orgId, name],
+  );
+  const row = again.rows[0];
+  if (row === undefined) throw new Error('the process group was neither found nor created');
+  return row;
+}

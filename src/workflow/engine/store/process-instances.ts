@@ -618,3 +618,181 @@ export async function setInstanceSuspended(
   });
   return rows[0] ? toInstanceRecord(rows[0]) : null;
 }
+
+/** A condition on a root variable of a query (Camunda's `name_op_value`). */
+export interface VariableCondition {
+  name: string;
+  op: 'eq' | 'neq' | 'gt' | 'gteq' | 'lt' | 'lteq' | 'like';
+  /** The value as written; compared as a number, a boolean or a string as it reads. */
+  value: string;
+}
+
+/** Filters of a query over instances of several orgs; `orgIds` undefined: every org. */
+export interface InstanceQuery {
+  orgIds: readonly string[] | undefined;
+  ids?: readonly string[] | undefined;
+  businessKey?: string | undefined;
+  businessKeyLike?: string | undefined;
+  definitionIds?: readonly string[] | undefined;
+  definitionKeys?: readonly string[] | undefined;
+  /** Only instances that have not ended (true) or that have (false). */
+  open?: boolean | undefined;
+  suspended?: boolean | undefined;
+  /** Only instances with (true) or without (false) an open incident. */
+  withIncident?: boolean | undefined;
+  /** Only instances in one of these states. */
+  states?: readonly string[] | undefined;
+  /** Only instances a call activity of this instance started. */
+  parentId?: string | undefined;
+  startedAfter?: Date | undefined;
+  startedBefore?: Date | undefined;
+  endedAfter?: Date | undefined;
+  endedBefore?: Date | undefined;
+  variables?: readonly VariableCondition[] | undefined;
+}
+
+/** How an instance query is ordered and cut. */
+export interface InstanceQueryPage {
+  sortBy:
+    | 'id'
+    | 'definitionKey'
+    | 'definitionId'
+    | 'businessKey'
+    | 'tenantId'
+    | 'startedAt'
+    | 'endedAt'
+    | 'duration';
+  descending: boolean;
+  offset: number;
+  limit: number;
+}
+
+/** An instance of a query, with its org's slug and its definition's name and version. */
+export interface QueriedInstance extends InstanceRecord {
+  tenant_id: string;
+  definition_name: string;
+  definition_version: number | null;
+}
+
+function variableConditionSql(
+  condition: VariableCondition,
+  param: (value: unknown, type: string) => string,
+): string {
+  // Every parameter pushed must be used by the SQL returned: Postgres cannot type an unused one.
+  const name = param(condition.name, 'text');
+  const value = `i.variables -> ${name}`;
+  const text = `i.variables ->> ${name}`;
+  const numeric = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(condition.value);
+  const typed: unknown = numeric
+    ? Number(condition.value)
+    : condition.value === 'true' || condition.value === 'false'
+      ? condition.value === 'true'
+      : condition.value;
+  const equal = () =>
+    `(${value} = ${param(JSON.stringify(typed), 'jsonb')} OR ${value} = ${param(JSON.stringify(condition.value), 'jsonb')})`;
+  const compare = (operator: string) =>
+    numeric
+      ? `(jsonb_typeof(${value}) = 'number' AND (${text})::numeric ${operator} ${param(condition.value, 'numeric')})`
+      : `(jsonb_typeof(${value}) = 'string' AND ${text} ${operator} ${param(condition.value, 'text')})`;
+  switch (condition.op) {
+    case 'eq':
+      return equal();
+    case 'neq':
+      return `(${value} IS NOT NULL AND NOT ${equal()})`;
+    case 'gt':
+      return compare('>');
+    case 'gteq':
+      return compare('>=');
+    case 'lt':
+      return compare('<');
+    case 'lteq':
+      return compare('<=');
+    case 'like':
+      return `(jsonb_typeof(${value}) = 'string' AND ${text} LIKE ${param(condition.value, 'text')})`;
+  }
+}
+
+function instanceQuerySql(query: InstanceQuery, values: unknown[]): string {
+  const param = (value: unknown, type: string) => {
+    values.push(value);
+    return `$${values.length}::${type}`;
+  };
+  const where: string[] = [];
+  if (query.orgIds !== undefined) where.push(`i.org_id = ANY(${param(query.orgIds, 'uuid[]')})`);
+  if (query.ids !== undefined) where.push(`i.id = ANY(${param(query.ids, 'uuid[]')})`);
+  if (query.businessKey !== undefined) where.push(`i.business_key = ${param(query.businessKey, 'text')}`);
+  if (query.businessKeyLike !== undefined)
+    where.push(`i.business_key LIKE ${param(query.businessKeyLike, 'text')}`);
+  if (query.definitionIds !== undefined)
+    where.push(`i.definition_id = ANY(${param(query.definitionIds, 'uuid[]')})`);
+  if (query.definitionKeys !== undefined)
+    where.push(`i.process_key = ANY(${param(query.definitionKeys, 'text[]')})`);
+  if (query.open !== undefined) where.push(`i.ended_at IS ${query.open ? '' : 'NOT '}NULL`);
+  if (query.suspended !== undefined) where.push(`${query.suspended ? '' : 'NOT '}i.suspended`);
+  if (query.withIncident !== undefined)
+    where.push(
+      `${query.withIncident ? '' : 'NOT '}EXISTS (SELECT 1 FROM incidents n
+         WHERE n.process_instance_id = i.id AND n.resolved_at IS NULL)`,
+    );
+  if (query.states !== undefined) where.push(`i.state = ANY(${param(query.states, 'text[]')})`);
+  if (query.parentId !== undefined) where.push(`i.parent_instance_id = ${param(query.parentId, 'uuid')}`);
+  if (query.startedAfter !== undefined)
+    where.push(`i.started_at > ${param(query.startedAfter, 'timestamptz')}`);
+  if (query.startedBefore !== undefined)
+    where.push(`i.started_at < ${param(query.startedBefore, 'timestamptz')}`);
+  if (query.endedAfter !== undefined) where.push(`i.ended_at > ${param(query.endedAfter, 'timestamptz')}`);
+  if (query.endedBefore !== undefined) where.push(`i.ended_at < ${param(query.endedBefore, 'timestamptz')}`);
+  for (const condition of query.variables ?? []) where.push(variableConditionSql(condition, param));
+  return where.length === 0 ? 'true' : where.join(' AND ');
+}
+
+const instanceOrder: Record<InstanceQueryPage['sortBy'], string> = {
+  id: 'i.id',
+  definitionKey: 'i.process_key',
+  definitionId: 'i.definition_id',
+  businessKey: 'i.business_key',
+  tenantId: 'o.slug',
+  startedAt: 'i.started_at',
+  endedAt: 'i.ended_at',
+  duration: '(i.ended_at - i.started_at)',
+};
+
+/** A page of instances matching a query. */
+export async function queryInstances(
+  db: Pool | PoolClient,
+  query: InstanceQuery,
+  page: InstanceQueryPage,
+): Promise<QueriedInstance[]> {
+  const values: unknown[] = [];
+  const where = instanceQuerySql(query, values);
+  const direction = page.descending ? 'DESC' : 'ASC';
+  values.push(page.limit, page.offset);
+  const { rows } = await db.query<
+    InstanceRow & { tenant_id: string; definition_name: string; definition_version: number | null }
+  >(
+    `SELECT ${updatedInstanceColumns}, o.slug AS tenant_id, d.name AS definition_name, d.version AS definition_version
+     FROM process_instances i
+     JOIN orgs o ON o.id = i.org_id
+     JOIN process_definitions d ON d.id = i.definition_id
+     WHERE ${where}
+     ORDER BY ${instanceOrder[page.sortBy]} ${direction} NULLS LAST, i.id ${direction}
+     LIMIT $${values.length - 1} OFFSET $${values.length}`,
+    values,
+  );
+  return rows.map(({ tenant_id, definition_name, definition_version, ...row }) => ({
+    ...toInstanceRecord(row),
+    tenant_id,
+    definition_name,
+    definition_version,
+  }));
+}
+
+/** How many instances match a query. */
+export async function countQueriedInstances(db: Pool | PoolClient, query: InstanceQuery): Promise<number> {
+  const values: unknown[] = [];
+  const { rows } = await db.query<{ count: string }>(
+    `SELECT count(*) AS count FROM process_instances i WHERE ${instanceQuerySql(query, values)}`,
+    values,
+  );
+  return Number(rows[0]?.count ?? 0);
+}

@@ -1,0 +1,121 @@
+import { parseCamundaDate } from './camunda-date.js';
+import { CamundaErrors } from './camunda-errors.js';
+
+/*
+ * Reads the query strings of Camunda's list endpoints: each parameter once, as text; flags `true`
+ * or `false`; lists comma-separated; dates in Camunda's format. A parameter the endpoint does not
+ * support is a 400 that names it and lists the supported ones.
+ */
+
+const defaultPageSize = 100;
+const maxPageSize = 1000;
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for text that can be a weft id (a UUID): other ids name nothing in weft. */
+export function isWeftId(text: string): boolean {
+  return uuidPattern.test(text);
+}
+
+/** The paging of a list: `firstResult` and `maxResults` (default 100, at most 1000). */
+export interface Paging {
+  offset: number;
+  limit: number;
+}
+
+/** A reader of one request's query parameters. */
+export class QueryParameters {
+  private readonly parameters: Record<string, unknown>;
+
+  /** Refuses any parameter outside `allowed` (400 naming it). */
+  constructor(raw: unknown, allowed: readonly string[]) {
+    this.parameters = (raw ?? {}) as Record<string, unknown>;
+    for (const name of Object.keys(this.parameters)) {
+      if (!allowed.includes(name))
+        throw CamundaErrors.invalid(
+          `The query parameter '${name}' is not supported by weft; supported: ${allowed.join(', ')}`,
+        );
+    }
+  }
+
+  /** A text parameter. */
+  text(name: string): string | undefined {
+    const value = this.parameters[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || value.length > 1000)
+      throw CamundaErrors.invalid(`The query parameter '${name}' must be given once, as text`);
+    return value;
+  }
+
+  /** A comma-separated list. */
+  list(name: string): string[] | undefined {
+    const value = this.text(name);
+    return value === undefined ? undefined : value.split(',').filter((item) => item !== '');
+  }
+
+  /** `true` or `false`; undefined when absent. */
+  flag(name: string): boolean | undefined {
+    const value = this.text(name);
+    if (value === undefined) return undefined;
+    if (value !== 'true' && value !== 'false')
+      throw CamundaErrors.invalid(`The query parameter '${name}' must be true or false`);
+    return value === 'true';
+  }
+
+  /** True only when given as `true` (Camunda's filter flags: `false` means no filter). */
+  set(name: string): boolean {
+    return this.flag(name) === true;
+  }
+
+  /** A non-negative integer. */
+  whole(name: string): number | undefined {
+    const value = this.text(name);
+    if (value === undefined) return undefined;
+    if (!/^\d{1,9}$/.test(value))
+      throw CamundaErrors.invalid(`The query parameter '${name}' must be a non-negative integer`);
+    return Number(value);
+  }
+
+  /** A date in Camunda's format. */
+  date(name: string): Date | undefined {
+    const value = this.text(name);
+    if (value === undefined) return undefined;
+    const date = parseCamundaDate(value);
+    if (date === null)
+      throw CamundaErrors.invalid(
+        `The query parameter '${name}' must be a date in the format yyyy-MM-dd'T'HH:mm:ss.SSSZ`,
+      );
+    return date;
+  }
+
+  /** `firstResult` and `maxResults`. */
+  paging(): Paging {
+    return {
+      offset: this.whole('firstResult') ?? 0,
+      limit: Math.min(this.whole('maxResults') ?? defaultPageSize, maxPageSize),
+    };
+  }
+
+  /** `sortBy` (one of `sortable`, each mapped to weft's) and `sortOrder`; both or neither, as in Camunda. */
+  sort<T extends string>(
+    sortable: Readonly<Record<string, T>>,
+    fallback: T,
+  ): { sortBy: T; descending: boolean } {
+    const sortBy = this.text('sortBy');
+    const sortOrder = this.text('sortOrder');
+    if ((sortBy === undefined) !== (sortOrder === undefined))
+      throw CamundaErrors.invalid('Only a single sorting parameter specified. sortBy and sortOrder required');
+    if (sortOrder !== undefined && sortOrder !== 'asc' && sortOrder !== 'desc')
+      throw CamundaErrors.invalid(`sortOrder parameter has invalid value: ${sortOrder}`);
+    if (sortBy === undefined) return { sortBy: fallback, descending: false };
+    const mapped = Object.hasOwn(sortable, sortBy) ? sortable[sortBy] : undefined;
+    if (mapped === undefined)
+      throw CamundaErrors.invalid(
+        `sortBy parameter has invalid value: ${sortBy}; weft sorts by ${Object.keys(sortable).join(', ')}`,
+      );
+    return { sortBy: mapped, descending: sortOrder === 'desc' };
+  }
+}
+
+/** The names of the paging and sorting parameters, for the allowed lists. */
+export const pagingParameters = ['firstResult', 'maxResults'] as const;
+export const sortingParameters = ['sortBy', 'sortOrder'] as const;

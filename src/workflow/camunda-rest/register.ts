@@ -1,15 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { Clock } from '../../platform/clock.js';
-import type { LongPollLimits } from '../../platform/config/index.js';
-import type { Pool } from '../../platform/database/pool.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
-import type { DecisionService } from '../decisions/decision-service.js';
-import type { Engine } from '../engine/engine-service.js';
-import type { Authenticator } from '../identity/auth/authenticator.js';
-import type { IdentityCache } from '../identity/auth/identity-cache.js';
-import type { LoginService } from '../identity/auth/login-service.js';
 import { setIdentity } from '../identity/auth/request-identity.js';
 import { CamundaAuthenticator } from './authentication.js';
+import type { CamundaRestDependencies } from './dependencies.js';
 import { registerEngineRoutes } from './engine-routes.js';
 import { installCamundaErrors } from './error-handler.js';
 import { CamundaExternalTaskApi } from './external-task-api.js';
@@ -19,20 +12,6 @@ import { Tenants } from './tenants.js';
 
 /** The prefix of the Camunda 7 compatible API. */
 export const camundaRestPrefix = '/engine-rest';
-
-/** What the Camunda 7 API needs from the workflow service. */
-export interface CamundaRestDependencies {
-  pool: Pool;
-  clock: Clock;
-  engine: Engine;
-  authenticator: Authenticator;
-  logins: LoginService;
-  identities: IdentityCache;
-  longPolls: LongPollLimits;
-  decisions: DecisionService;
-  /** Largest deployment (its files together), weft's body limit. */
-  bodyLimitBytes: number;
-}
 
 // Connection checks (Camunda Modeler's): they answer without credentials, but check those sent.
 const anonymousPaths = new Set([`${camundaRestPrefix}/engine`, `${camundaRestPrefix}/version`]);

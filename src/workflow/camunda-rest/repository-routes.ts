@@ -8,7 +8,7 @@ import { CamundaProcessDefinitionApi } from './process-definition-api.js';
 import { registerProcessDefinitionRoutes } from './process-definition-routes.js';
 import { CamundaProcessInstanceApi } from './process-instance-api.js';
 import { registerProcessInstanceRoutes } from './process-instance-routes.js';
-import type { CamundaRestDependencies } from './register.js';
+import type { CamundaRestDependencies } from './dependencies.js';
 import type { Tenants } from './tenants.js';
 
 /**

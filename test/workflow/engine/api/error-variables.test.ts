@@ -13,8 +13,8 @@ describe("Camunda 7's errorCodeVariable and errorMessageVariable", () => {
 
   test('an event sub-process catching an error end event receives its code and camunda:errorMessage', async () => {
     const started = await f.start('error-variables');
-    const instance = (await f.instance(started.id)) as { variables: Record<string, unknown> };
-    assert.deepEqual((await f.instance(started.id)).active_element_ids, ['onError', 'wait']);
+    const instance = await f.instance(started.id);
+    assert.deepEqual(instance.active_element_ids, ['onError', 'wait']);
     // The event sub-process's scope holds them; the task sees them.
     const tasks = (
       await f.workflow.request({
@@ -23,7 +23,7 @@ describe("Camunda 7's errorCodeVariable and errorMessageVariable", () => {
         token: f.tokens.reader,
       })
     ).json() as { variables: Record<string, unknown> }[];
-    const seen = { ...instance.variables, ...tasks[0]?.variables };
+    const seen = { ...(instance.variables as Record<string, unknown>), ...tasks[0]?.variables };
     assert.equal(seen.code, 'OUT_OF_STOCK');
     assert.equal(seen.why, 'no item left');
   });

@@ -151,7 +151,12 @@ test('camunda-external-task-client-js works against /engine-rest unchanged', asy
   assert.equal(attempts.retry, 2);
   assert.deepEqual((await fixture.instance(ids.retry)).variables, { attempt: 2, retriesSeen: 1 });
   const declined = await fixture.instance(ids.declined);
-  assert.deepEqual(declined.variables, { reason: 'funds' });
+  // The boundary event keeps the client's error code and message (camunda:errorCodeVariable, …).
+  assert.deepEqual(declined.variables, {
+    reason: 'funds',
+    declineCode: 'DECLINED',
+    declineMessage: 'insufficient funds',
+  });
   assert.deepEqual(declined.incidents, []);
   assert.ok((lockSeen.slow ?? 0) > 50_000, `lock extended to ${lockSeen.slow} ms from now`);
   assert.equal(attempts.slow, 1);

@@ -195,6 +195,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     logins,
     identities,
     longPolls: config.workflow.longPolls,
+    decisions,
   });
   const connectors = createConnectorExecutors({
     pool,

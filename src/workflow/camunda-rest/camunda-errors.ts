@@ -9,7 +9,8 @@ export type CamundaExceptionType =
   | 'AuthenticationException'
   | 'AuthorizationException'
   | 'NotFoundException'
-  | 'RestException';
+  | 'RestException'
+  | 'TaskAlreadyClaimedException';
 
 /** An error of the `/engine-rest` API: rendered as Camunda renders its own, `{type, message}`. */
 export class CamundaError extends ServiceError {

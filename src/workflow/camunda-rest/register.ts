@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { LongPollLimits } from '../../platform/config/index.js';
 import type { Pool } from '../../platform/database/pool.js';
 import type { HttpServer } from '../../platform/http/http-server.js';
+import type { DecisionService } from '../decisions/decision-service.js';
 import type { Engine } from '../engine/engine-service.js';
 import type { Authenticator } from '../identity/auth/authenticator.js';
 import type { IdentityCache } from '../identity/auth/identity-cache.js';
@@ -13,6 +14,7 @@ import { registerEngineRoutes } from './engine-routes.js';
 import { installCamundaErrors } from './error-handler.js';
 import { CamundaExternalTaskApi } from './external-task-api.js';
 import { registerExternalTaskRoutes } from './external-task-routes.js';
+import { registerRuntimeResources } from './runtime-resources.js';
 import { Tenants } from './tenants.js';
 
 /** The prefix of the Camunda 7 compatible API. */
@@ -27,6 +29,7 @@ export interface CamundaRestDependencies {
   logins: LoginService;
   identities: IdentityCache;
   longPolls: LongPollLimits;
+  decisions: DecisionService;
 }
 
 // Connection checks (Camunda Modeler's): they answer without credentials, but check those sent.
@@ -68,6 +71,7 @@ export async function registerCamundaRest(app: HttpServer, deps: CamundaRestDepe
         ),
         { reauthenticate: (request) => authentication.authenticate(request), longPolls: deps.longPolls },
       );
+      registerRuntimeResources(scope, deps, tenants);
       done();
     },
     { prefix: camundaRestPrefix },

@@ -72,7 +72,8 @@ export class QueryParameters {
   date(name: string): Date | undefined {
     const value = this.text(name);
     if (value === undefined) return undefined;
-    const date = parseCamundaDate(value);
+    // A `+` left unencoded in a query string arrives as a space (…000 0200): it can only be the offset's.
+    const date = parseCamundaDate(value.replace(/ (\d{2}:?\d{2})$/, '+$1'));
     if (date === null)
       throw CamundaErrors.invalid(
         `The query parameter '${name}' must be a date in the format yyyy-MM-dd'T'HH:mm:ss.SSSZ`,

@@ -27,7 +27,8 @@ describe('/engine-rest/message and /engine-rest/signal', () => {
 
   const message = (body: unknown, token = fixture.operator.jwt) =>
     fixture.engineRest('POST', '/message', token, body);
-  const signal = (body: unknown, token = fixture.operator.jwt) => fixture.engineRest('POST', '/signal', token, body);
+  const signal = (body: unknown, token = fixture.operator.jwt) =>
+    fixture.engineRest('POST', '/signal', token, body);
   const at = async (instanceId: string) => (await fixture.instance(instanceId)).active_element_ids;
 
   test('a message with a business key completes the one waiting instance with it, with its variables', async () => {
@@ -47,7 +48,7 @@ describe('/engine-rest/message and /engine-rest/signal', () => {
     assert.deepEqual(await at(second), ['payment']);
   });
 
-  test('correlationKeys match the instance\'s variables; resultEnabled answers the execution', async () => {
+  test("correlationKeys match the instance's variables; resultEnabled answers the execution", async () => {
     const a = await fixture.startProcess('await-payment', { orderId: 'A-ck', count: 1 });
     const b = await fixture.startProcess('await-payment', { orderId: 'B-ck', count: 1 });
     const response = await message({
@@ -213,13 +214,19 @@ describe('/engine-rest/message and /engine-rest/signal', () => {
       /localCorrelationKeys are not supported/,
     );
     assertCamundaError(
-      await message({ messageName: 'PaymentReceived', processVariables: { x: { value: 'y', type: 'Bytes' } } }),
+      await message({
+        messageName: 'PaymentReceived',
+        processVariables: { x: { value: 'y', type: 'Bytes' } },
+      }),
       400,
       'InvalidRequestException',
       /'x'/,
     );
     assertCamundaError(
-      await message({ messageName: 'PaymentReceived', correlationKeys: { x: { value: 'nope', type: 'Integer' } } }),
+      await message({
+        messageName: 'PaymentReceived',
+        correlationKeys: { x: { value: 'nope', type: 'Integer' } },
+      }),
       400,
       'InvalidRequestException',
       /'x'/,

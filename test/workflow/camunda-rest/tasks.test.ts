@@ -113,15 +113,25 @@ describe('/engine-rest/task', () => {
     assert.equal(await count('processInstanceBusinessKey=no-such-key'), 0);
   });
 
-  test('GET /task lists only the tasks of the caller\'s orgs; another tenant is a 400', async () => {
+  test("GET /task lists only the tasks of the caller's orgs; another tenant is a 400", async () => {
     const beta = await fixture.startProcess('review', { due: null }, { org: 'beta', businessKey: 'beta-1' });
     assert.deepEqual(await tasks(`processInstanceId=${beta}`), []);
     const [seen] = await tasks(`processInstanceId=${beta}`, fixture.users.both.jwt);
     assert.equal(seen?.tenantId, 'beta');
     assert.equal(seen?.due, null);
-    assertCamundaError(await get('/task?tenantIdIn=beta'), 400, 'InvalidRequestException', /Unknown tenant id 'beta'/);
+    assertCamundaError(
+      await get('/task?tenantIdIn=beta'),
+      400,
+      'InvalidRequestException',
+      /Unknown tenant id 'beta'/,
+    );
     // Invisible by id too.
-    assertCamundaError(await get(`/task/${seen?.id ?? ''}`), 404, 'InvalidRequestException', /No matching task/);
+    assertCamundaError(
+      await get(`/task/${seen?.id ?? ''}`),
+      404,
+      'InvalidRequestException',
+      /No matching task/,
+    );
     assertCamundaError(
       await post(`/task/${seen?.id ?? ''}/claim`, { userId: fixture.users.worker.email }),
       404,
@@ -140,9 +150,15 @@ describe('/engine-rest/task', () => {
     const all = await tasks('sortBy=created&sortOrder=asc&maxResults=1000');
     const at = all.findIndex((t) => t.id === first.task.id);
     const page = await tasks(`sortBy=created&sortOrder=asc&firstResult=${at + 1}&maxResults=1`);
-    assert.deepEqual(page.map((t) => t.id), [second.task.id]);
+    assert.deepEqual(
+      page.map((t) => t.id),
+      [second.task.id],
+    );
     const byId = await tasks('sortBy=id&sortOrder=asc&maxResults=1000');
-    assert.deepEqual(byId.map((t) => t.id), byId.map((t) => t.id).sort());
+    assert.deepEqual(
+      byId.map((t) => t.id),
+      byId.map((t) => t.id).sort(),
+    );
     assert.ok((await tasks('sortBy=dueDate&sortOrder=desc')).length > 0);
     assert.ok((await tasks('sortBy=priority&sortOrder=asc')).length > 0);
     assert.ok((await tasks('sortBy=name&sortOrder=asc')).length > 0);
@@ -160,7 +176,9 @@ describe('/engine-rest/task', () => {
     );
     assert.ok((await tasks('assigneeLike=worker%25')).some((t) => t.id === task.id));
     assert.ok(!(await tasks('candidateGroup=managers')).some((t) => t.id === task.id));
-    assert.ok((await tasks('candidateGroup=managers&includeAssignedTasks=true')).some((t) => t.id === task.id));
+    assert.ok(
+      (await tasks('candidateGroup=managers&includeAssignedTasks=true')).some((t) => t.id === task.id),
+    );
     // Claiming again is no change; someone else's claim is TaskAlreadyClaimedException.
     assert.equal((await post(`/task/${task.id}/claim`, { userId: worker.email })).statusCode, 204);
     assertCamundaError(
@@ -200,7 +218,7 @@ describe('/engine-rest/task', () => {
     assert.equal((await fixture.instance(instanceId)).state, 'completed');
   });
 
-  test('weft\'s rules hold: a Reader may neither claim nor complete, nobody claims for another user', async () => {
+  test("weft's rules hold: a Reader may neither claim nor complete, nobody claims for another user", async () => {
     const { task } = await reviewTask('rules-1');
     const reader = fixture.users.reader;
     assert.ok((await tasks(`processInstanceId=${task.processInstanceId}`, reader.jwt)).length === 1);
@@ -209,7 +227,11 @@ describe('/engine-rest/task', () => {
       403,
       'AuthorizationException',
     );
-    assertCamundaError(await post(`/task/${task.id}/complete`, {}, reader.jwt), 403, 'AuthorizationException');
+    assertCamundaError(
+      await post(`/task/${task.id}/complete`, {}, reader.jwt),
+      403,
+      'AuthorizationException',
+    );
     assertCamundaError(
       await post(`/task/${task.id}/claim`, { userId: 'someone@example.com' }),
       403,
@@ -232,7 +254,9 @@ describe('/engine-rest/task', () => {
       amount: { type: 'Double', value: 12.5, valueInfo: {} },
       customer: { type: 'Json', value: '{"name":"Ada"}', valueInfo: {} },
     });
-    const named = await get(`/task/${task.id}/form-variables?variableNames=amount,missing&deserializeValues=false`);
+    const named = await get(
+      `/task/${task.id}/form-variables?variableNames=amount,missing&deserializeValues=false`,
+    );
     assert.deepEqual(Object.keys(named.json() as object), ['amount']);
     const variables = await get(`/task/${task.id}/variables?deserializeValues=true`);
     assert.deepEqual(Object.keys(variables.json() as object).sort(), ['amount', 'customer', 'due']);
@@ -242,10 +266,20 @@ describe('/engine-rest/task', () => {
 
   test('bad input answers Camunda-shaped 4xx', async () => {
     const { task } = await reviewTask('bad-1');
-    assertCamundaError(await get('/task?priority=5'), 400, 'InvalidRequestException', /'priority' is not supported/);
+    assertCamundaError(
+      await get('/task?priority=5'),
+      400,
+      'InvalidRequestException',
+      /'priority' is not supported/,
+    );
     assertCamundaError(await get('/task?dueBefore=tomorrow'), 400, 'InvalidRequestException', /dueBefore/);
     assertCamundaError(await get('/task?sortBy=created'), 400, 'InvalidRequestException', /sortOrder/);
-    assertCamundaError(await get('/task?sortBy=owner&sortOrder=asc'), 400, 'InvalidRequestException', /sortBy/);
+    assertCamundaError(
+      await get('/task?sortBy=owner&sortOrder=asc'),
+      400,
+      'InvalidRequestException',
+      /sortBy/,
+    );
     assertCamundaError(await get('/task?assigned=yes'), 400, 'InvalidRequestException', /true or false/);
     assertCamundaError(await get('/task/count?firstResult=1'), 400, 'InvalidRequestException');
     assertCamundaError(await get('/task/not-a-task'), 404, 'InvalidRequestException', /not-a-task/);

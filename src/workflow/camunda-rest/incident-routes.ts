@@ -50,21 +50,23 @@ export function incidentQueryOf(raw: unknown, paged: boolean): CamundaIncidentRe
   const failedActivityId = parameters.text('failedActivityId');
   const executionId = parameters.text('executionId');
   const configuration = parameters.text('configuration');
-  // weft's activity and failed activity are one; so are the execution and the configuration.
-  const same = (a: string | undefined, b: string | undefined) =>
-    a !== undefined && b !== undefined && a !== b ? '\u0000' : (a ?? b);
+  // weft's activity and failed activity are one; so are the execution and the configuration: two
+  // different values select nothing.
+  const conflicting =
+    (activityId !== undefined && failedActivityId !== undefined && activityId !== failedActivityId) ||
+    (configuration !== undefined && executionId !== undefined && configuration !== executionId);
   const sorting = paged ? parameters.sorting(sortFields) : undefined;
   return {
     query: {
-      ids: id === undefined ? undefined : [id],
+      ids: conflicting ? [] : id === undefined ? undefined : [id],
       type: parameters.oneOf('incidentType', ['failedJob', 'failedExternalTask'] as const),
       message: parameters.text('incidentMessage'),
       messageLike: parameters.text('incidentMessageLike'),
       definitionId: parameters.text('processDefinitionId'),
       processKeys: parameters.list('processDefinitionKeyIn'),
       processInstanceId: parameters.text('processInstanceId'),
-      activityId: same(activityId, failedActivityId),
-      configuration: same(configuration, executionId),
+      activityId: activityId ?? failedActivityId,
+      configuration: configuration ?? executionId,
       createdBefore: parameters.date('incidentTimestampBefore'),
       createdAfter: parameters.date('incidentTimestampAfter'),
     },

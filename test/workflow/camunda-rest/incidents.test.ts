@@ -94,6 +94,11 @@ describe('/engine-rest/incident and retries', () => {
     );
     assert.ok((await incidents('activityId=charge&tenantIdIn=acme')).some((i) => i.id === incident.id));
     assert.deepEqual(await incidents('activityId=nope'), []);
+    assert.deepEqual(await incidents('activityId=charge&failedActivityId=other'), []);
+    assert.deepEqual(
+      (await incidents(`executionId=${taskId}&failedActivityId=charge`)).map((i) => i.id),
+      [incident.id],
+    );
     const count = await get(`/incident/count?processInstanceId=${instanceId}`);
     assert.deepEqual(count.json(), { count: 1 });
   });

@@ -289,6 +289,7 @@ describe('/engine-rest/task', () => {
       'InvalidRequestException',
     );
     assert.deepEqual(await tasks('taskId=not-a-uuid'), []);
+    assertCamundaError(await get('/task?name=%00'), 400, 'InvalidRequestException');
     assert.deepEqual(await tasks('processDefinitionId=nope'), []);
     await post(`/task/${task.id}/claim`, { userId: fixture.users.worker.email });
     assertCamundaError(

@@ -208,7 +208,7 @@ export interface UserTaskView {
 
 // A date the model's expression gave as text, as a timestamp when it reads as an ISO 8601 date-time.
 const timestampOf = (text: string) =>
-  `CASE WHEN ${text} ~ '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}(:?\\d{2})?)$'
+  `CASE WHEN ${text} ~ '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]\\d{2}(:?\\d{2})?)$'
         THEN (${text})::timestamptz END`;
 const dueSql = timestampOf("w.wait->>'dueDate'");
 const followUpSql = timestampOf("w.wait->>'followUpDate'");

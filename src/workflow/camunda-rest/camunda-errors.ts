@@ -10,7 +10,8 @@ export type CamundaExceptionType =
   | 'AuthorizationException'
   | 'NotFoundException'
   | 'ParseException'
-  | 'RestException';
+  | 'RestException'
+  | 'TaskAlreadyClaimedException';
 
 /** An error of the `/engine-rest` API: rendered as Camunda renders its own, `{type, message}`. */
 export class CamundaError extends ServiceError {

@@ -141,14 +141,14 @@ const filterParameters = [
   'activityId',
   'tenantIdIn',
 ];
-const pageParameters = ['firstResult', 'maxResults'];
+const pagingParameters = ['firstResult', 'maxResults'];
 const defaultPageSize = 100;
 const maxPageSize = 1000;
 
 /** Reads the query string of GET /external-task (with paging) or /count; 400 for what is not supported. */
 export function taskQueryOf(raw: unknown, paged: boolean): CamundaTaskQuery {
   const parameters = (raw ?? {}) as Record<string, unknown>;
-  const allowed = paged ? [...filterParameters, ...pageParameters] : filterParameters;
+  const allowed = paged ? [...filterParameters, ...pagingParameters] : filterParameters;
   for (const name of Object.keys(parameters)) {
     if (!allowed.includes(name))
       throw CamundaErrors.invalid(

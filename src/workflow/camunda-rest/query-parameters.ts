@@ -22,6 +22,12 @@ export interface Paging {
   limit: number;
 }
 
+/** Paging of a Camunda list in Camunda's terms: `firstResult` and `maxResults`. */
+export interface Page {
+  firstResult: number;
+  maxResults: number;
+}
+
 /** A reader of one request's query parameters. */
 export class QueryParameters {
   private readonly parameters: Record<string, unknown>;
@@ -46,10 +52,14 @@ export class QueryParameters {
     return value;
   }
 
-  /** A comma-separated list. */
+  /** A comma-separated list (at most 1000 items). */
   list(name: string): string[] | undefined {
     const value = this.text(name);
-    return value === undefined ? undefined : value.split(',').filter((item) => item !== '');
+    if (value === undefined) return undefined;
+    const items = value.split(',').filter((item) => item !== '');
+    if (items.length > 1000)
+      throw CamundaErrors.invalid(`The query parameter '${name}' lists more than 1000 values`);
+    return items;
   }
 
   /** `true` or `false`; undefined when absent. */
@@ -79,12 +89,41 @@ export class QueryParameters {
   date(name: string): Date | undefined {
     const value = this.text(name);
     if (value === undefined) return undefined;
-    const date = parseCamundaDate(value);
+    // A `+` left unencoded in a query string arrives as a space (…000 0200): it can only be the offset's.
+    const date = parseCamundaDate(value.replace(/ (\d{2}:?\d{2})$/, '+$1'));
     if (date === null)
       throw CamundaErrors.invalid(
         `The query parameter '${name}' must be a date in the format yyyy-MM-dd'T'HH:mm:ss.SSSZ`,
       );
     return date;
+  }
+
+  /** One of `values`. */
+  oneOf<T extends string>(name: string, values: readonly T[]): T | undefined {
+    const value = this.text(name);
+    if (value === undefined) return undefined;
+    if (!(values as readonly string[]).includes(value))
+      throw CamundaErrors.invalid(`The query parameter '${name}' must be one of ${values.join(', ')}`);
+    return value as T;
+  }
+
+  /** The paging in Camunda's own terms, for the APIs that keep them. */
+  page(): Page {
+    const { offset, limit } = this.paging();
+    return { firstResult: offset, maxResults: limit };
+  }
+
+  /**
+   * `sortBy` and `sortOrder`, which Camunda requires together; `sortBy` one of `fields`. Undefined
+   * when neither is given.
+   */
+  sorting<T extends string>(fields: readonly T[]): { by: T; descending: boolean } | undefined {
+    const by = this.oneOf('sortBy', fields);
+    const order = this.oneOf('sortOrder', ['asc', 'desc'] as const);
+    if (by === undefined && order === undefined) return undefined;
+    if (by === undefined || order === undefined)
+      throw CamundaErrors.invalid('Only a single sorting parameter specified. sortBy and sortOrder required');
+    return { by, descending: order === 'desc' };
   }
 
   /** `firstResult` and `maxResults`. */

@@ -8,6 +8,7 @@ import { installCamundaErrors } from './error-handler.js';
 import { CamundaExternalTaskApi } from './external-task-api.js';
 import { registerExternalTaskRoutes } from './external-task-routes.js';
 import { registerCamundaRepository } from './repository-routes.js';
+import { registerRuntimeResources } from './runtime-resources.js';
 import { Tenants } from './tenants.js';
 
 /** The prefix of the Camunda 7 compatible API. */
@@ -53,6 +54,7 @@ export async function registerCamundaRest(app: HttpServer, deps: CamundaRestDepe
         ),
         { reauthenticate: (request) => authentication.authenticate(request), longPolls: deps.longPolls },
       );
+      registerRuntimeResources(scope, deps, tenants);
       done();
     },
     { prefix: camundaRestPrefix },

@@ -198,6 +198,113 @@ export async function findVersionXml(
   return rows[0] ?? null;
 }
 
+/*
+ * The Camunda decision-definition query (GET /engine-rest/decision-definition): versions across the
+ * orgs a caller may read, with their org's slug.
+ */
+
+/** Filters of the decision-definition query; each one given narrows the selection. */
+export interface DecisionVersionQuery {
+  /** The orgs the caller may read; undefined for all. */
+  orgIds?: readonly string[] | undefined;
+  ids?: readonly string[] | undefined;
+  key?: string | undefined;
+  /** A LIKE pattern of the key. */
+  keyLike?: string | undefined;
+  name?: string | undefined;
+  /** A LIKE pattern of the name. */
+  nameLike?: string | undefined;
+  version?: number | undefined;
+  latestVersion?: boolean | undefined;
+  deploymentId?: string | undefined;
+}
+
+/** The orders of the decision-definition query. */
+export type DecisionVersionOrder = 'key' | 'id' | 'name' | 'version' | 'tenantId' | 'deploymentId';
+
+/** A decision version as the Camunda API shows it. */
+export interface DecisionVersionView {
+  id: string;
+  org_id: string;
+  org_slug: string | null;
+  decision_key: string;
+  version: number;
+  name: string;
+  deployment_id: string;
+  latest: boolean;
+}
+
+const decisionViewFrom = `
+  FROM decision_versions v
+  JOIN decision_keys k ON k.org_id = v.org_id AND k.decision_key = v.decision_key
+  LEFT JOIN orgs o ON o.id = v.org_id`;
+const decisionViewColumns = `v.id, v.org_id, o.slug AS org_slug, v.decision_key, v.version, k.name,
+  v.deployment_id, v.version = k.latest_version AS latest`;
+
+function decisionVersionWhere(query: DecisionVersionQuery, values: unknown[]): string {
+  const conditions: string[] = [];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  if (query.orgIds !== undefined) conditions.push(`v.org_id = ANY(${param(query.orgIds)}::uuid[])`);
+  if (query.ids !== undefined) conditions.push(`v.id = ANY(${param(query.ids)}::uuid[])`);
+  if (query.key !== undefined) conditions.push(`v.decision_key = ${param(query.key)}`);
+  if (query.keyLike !== undefined) conditions.push(`v.decision_key LIKE ${param(query.keyLike)}`);
+  if (query.name !== undefined) conditions.push(`k.name = ${param(query.name)}`);
+  if (query.nameLike !== undefined) conditions.push(`k.name LIKE ${param(query.nameLike)}`);
+  if (query.version !== undefined) conditions.push(`v.version = ${param(query.version)}`);
+  if (query.latestVersion === true) conditions.push('v.version = k.latest_version');
+  if (query.deploymentId !== undefined)
+    conditions.push(`v.deployment_id = ${param(query.deploymentId)}::uuid`);
+  return conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+}
+
+const decisionVersionOrders: Record<DecisionVersionOrder, string> = {
+  key: 'v.decision_key',
+  id: 'v.id',
+  name: 'k.name',
+  version: 'v.version',
+  tenantId: 'o.slug',
+  deploymentId: 'v.deployment_id',
+};
+
+/** A page of the versions a decision-definition query selects; by key and version unless sorted otherwise. */
+export async function queryDecisionVersions(
+  db: Queryable,
+  query: DecisionVersionQuery,
+  page: {
+    offset: number;
+    limit: number;
+    order?: { by: DecisionVersionOrder; descending: boolean } | undefined;
+  },
+): Promise<DecisionVersionView[]> {
+  const values: unknown[] = [];
+  const where = decisionVersionWhere(query, values);
+  const order =
+    page.order === undefined
+      ? 'v.decision_key, o.slug, v.version'
+      : `${decisionVersionOrders[page.order.by]} ${page.order.descending ? 'DESC' : 'ASC'}, v.id`;
+  values.push(page.offset, page.limit);
+  const { rows } = await db.query<DecisionVersionView>(
+    `SELECT ${decisionViewColumns} ${decisionViewFrom} ${where}
+     ORDER BY ${order} OFFSET $${values.length - 1} LIMIT $${values.length}`,
+    values,
+  );
+  return rows;
+}
+
+/** How many versions a decision-definition query selects. */
+export async function countDecisionVersions(db: Queryable, query: DecisionVersionQuery): Promise<number> {
+  const values: unknown[] = [];
+  const where = decisionVersionWhere(query, values);
+  const { rows } = await db.query<{ count: string }>(
+    `SELECT count(*) AS count ${decisionViewFrom} ${where}`,
+    values,
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
 function firstRow<T>(rows: T[]): T {
   const row = rows[0];
   if (row === undefined) throw new Error('the statement returned no row');

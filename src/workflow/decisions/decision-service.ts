@@ -292,23 +292,38 @@ export class DecisionService {
     version: number | null,
     variables: Record<string, unknown>,
   ): Promise<EvaluationBody> {
+    const evaluation = await this.evaluateAsCaller(identity, orgId, decisionKey, version, variables);
+    return {
+      decision_key: evaluation.decisionKey,
+      version: evaluation.version,
+      result: evaluation.result,
+      matched_rules: evaluation.matchedRules.map((rule) => ({
+        decision_id: rule.decisionId,
+        decision_name: rule.decisionName,
+        rule_id: rule.ruleId,
+        rule_index: rule.ruleIndex,
+      })),
+    };
+  }
+
+  /**
+   * Evaluates for a caller (Developer or Operator), as `evaluate` does, and answers the whole
+   * evaluation (the result list too): what the Camunda API needs. 404 for an unknown key or
+   * version, 422 `U422` for a decision that cannot be evaluated with these variables.
+   */
+  async evaluateAsCaller(
+    identity: Identity,
+    orgId: string,
+    decisionKey: string,
+    version: number | null,
+    variables: Record<string, unknown>,
+  ): Promise<DecisionEvaluation> {
     requireOrgRole(identity, orgId, ['Developer', 'Operator']);
     if (depthExceeds(variables, MAX_VARIABLE_DEPTH)) {
       throw WorkflowErrors.validation(`variables are nested deeper than ${MAX_VARIABLE_DEPTH} levels`);
     }
     try {
-      const evaluation = await this.evaluateForProcess(orgId, decisionKey, version, variables);
-      return {
-        decision_key: evaluation.decisionKey,
-        version: evaluation.version,
-        result: evaluation.result,
-        matched_rules: evaluation.matchedRules.map((rule) => ({
-          decision_id: rule.decisionId,
-          decision_name: rule.decisionName,
-          rule_id: rule.ruleId,
-          rule_index: rule.ruleIndex,
-        })),
-      };
+      return await this.evaluateForProcess(orgId, decisionKey, version, variables);
     } catch (error) {
       if (error instanceof UnknownDecisionError) throw WorkflowErrors.notFound(error.message);
       if (error instanceof DecisionEvaluationFailedError) throw evaluationFailed(error);

@@ -65,6 +65,24 @@ export class StartTriggers {
     return started;
   }
 
+  /**
+   * The latest enabled versions that this message or signal would start, each with its start event,
+   * without starting anything (the Camunda API counts them before it starts one).
+   */
+  async candidates(
+    orgId: string,
+    kind: 'message' | 'signal',
+    name: string,
+    db: Pool | PoolClient = this.pool,
+  ): Promise<{ version: StartableVersion; startEventId: string }[]> {
+    const found: { version: StartableVersion; startEventId: string }[] = [];
+    for (const version of await findStartableVersions(db, orgId, kind, name)) {
+      const startEventId = startEventFor(await this.models.get(version.id), kind, name);
+      if (startEventId !== undefined) found.push({ version, startEventId });
+    }
+    return found;
+  }
+
   // The start and its key row commit together; a start that finds the key taken is undone.
   private async startKeyed(
     version: StartableVersion,

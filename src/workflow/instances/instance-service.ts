@@ -176,6 +176,12 @@ export class InstanceService {
     return instance;
   }
 
+  /** Resumes one open incident of the instance (Operator), as `retry` resumes each of them. */
+  async retryIncident(identity: Identity, id: string, incidentId: string): Promise<InstanceRecord> {
+    await this.authorize(identity, id, ['Operator']);
+    return (await this.driver.apply(id, { type: 'retryIncident', incidentId })).instance;
+  }
+
   /** Sets variables on the instance's root scope (Operator); recorded in the history. */
   async setVariables(identity: Identity, id: string, variables: Variables): Promise<InstanceRecord> {
     await this.authorize(identity, id, ['Operator']);

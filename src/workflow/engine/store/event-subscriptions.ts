@@ -130,3 +130,55 @@ export async function findSignalSubscriptions(
   });
   return rows.map(toSubscription);
 }
+
+/** An open message wait that a Camunda correlation selected, with its instance. */
+export interface CorrelatableWait extends Subscription {
+  definitionId: string;
+  businessKey: string | null;
+}
+
+/**
+ * Open message waits of a Camunda 7 correlation (POST /engine-rest/message), oldest first: same
+ * org and name, of an instance with the business key, the id and root variables equal to
+ * `variables` (each given name), and not suspended. Waits whose model gives a weft correlation key
+ * are selected only when the instance is named: a Camunda correlation carries no such key.
+ */
+export async function findCorrelatableMessageWaits(
+  db: Db,
+  input: {
+    orgId: string;
+    messageName: string;
+    businessKey: string | null;
+    processInstanceId: string | null;
+    variables: Record<string, unknown>;
+    limit: number;
+  },
+): Promise<CorrelatableWait[]> {
+  const { rows } = await db.query<SubscriptionRow & { definition_id: string; business_key: string | null }>({
+    name: 'workflow.events.match_camunda_message',
+    text: `SELECT s.wait_id, s.process_instance_id, s.process_key, pi.definition_id, pi.business_key
+           FROM event_subscriptions s JOIN process_instances pi ON pi.id = s.process_instance_id
+           WHERE s.org_id = $1 AND s.kind = 'message' AND s.name = $2
+             AND ($3::text IS NULL OR pi.business_key = $3)
+             AND ($4::uuid IS NULL OR s.process_instance_id = $4)
+             AND ($4::uuid IS NOT NULL OR s.correlation_key IS NULL)
+             AND NOT EXISTS (SELECT 1 FROM jsonb_each($5::jsonb) AS e
+                             WHERE pi.variables -> e.key IS DISTINCT FROM e.value)
+             AND NOT pi.suspended
+           ORDER BY s.created_at, s.wait_id
+           LIMIT $6`,
+    values: [
+      input.orgId,
+      input.messageName,
+      input.businessKey,
+      input.processInstanceId,
+      JSON.stringify(input.variables),
+      input.limit,
+    ],
+  });
+  return rows.map((row) => ({
+    ...toSubscription(row),
+    definitionId: row.definition_id,
+    businessKey: row.business_key,
+  }));
+}

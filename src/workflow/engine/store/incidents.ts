@@ -153,3 +153,148 @@ export async function listOpenIncidents(
     last: lastRow ? { at: lastRow.position, id: lastRow.id } : null,
   };
 }
+
+/*
+ * The Camunda incident query (GET /engine-rest/incident): open incidents with their instance,
+ * definition and org slug, each with the Camunda incident type and configuration it shows as.
+ */
+
+/**
+ * An incident's Camunda type: a failed job of an element that is an external task (its model has a
+ * job) is `failedExternalTask`; every other incident is `failedJob`.
+ */
+const incidentTypeSql = `CASE WHEN i.kind = 'jobFailed' AND (
+    jsonb_typeof(d.model->'elements'->i.activity_id->'job') = 'object'
+    OR jsonb_typeof(d.model->'elements'->i.activity_id->'eventDefinition'->'job') = 'object')
+  THEN 'failedExternalTask' ELSE 'failedJob' END`;
+/** An incident's Camunda configuration: the failed wait (an external task's id), else the incident's id. */
+const configurationSql = 'coalesce(i.wait_id, i.id)::text';
+
+/** Filters of the Camunda incident query; each one given narrows the selection. */
+export interface CamundaIncidentQuery {
+  /** The orgs the caller may read; undefined for all. */
+  orgIds?: readonly string[] | undefined;
+  ids?: readonly string[] | undefined;
+  type?: 'failedJob' | 'failedExternalTask' | undefined;
+  message?: string | undefined;
+  /** A LIKE pattern of the message. */
+  messageLike?: string | undefined;
+  definitionId?: string | undefined;
+  processKeys?: readonly string[] | undefined;
+  processInstanceId?: string | undefined;
+  activityId?: string | undefined;
+  configuration?: string | undefined;
+  createdBefore?: Date | undefined;
+  createdAfter?: Date | undefined;
+}
+
+/** The orders of the incident query. */
+export type CamundaIncidentOrder =
+  | 'incidentId'
+  | 'incidentMessage'
+  | 'incidentTimestamp'
+  | 'incidentType'
+  | 'activityId'
+  | 'processInstanceId'
+  | 'processDefinitionId'
+  | 'configuration'
+  | 'tenantId';
+
+/** An open incident as the Camunda API shows it. */
+export interface CamundaIncidentView {
+  id: string;
+  org_id: string;
+  org_slug: string | null;
+  process_instance_id: string;
+  definition_id: string;
+  activity_id: string;
+  wait_id: string | null;
+  kind: string;
+  incident_type: 'failedJob' | 'failedExternalTask';
+  configuration: string;
+  message: string;
+  created_at: Date;
+}
+
+const incidentViewFrom = `
+  FROM incidents i
+  JOIN process_instances p ON p.id = i.process_instance_id
+  JOIN process_definitions d ON d.id = p.definition_id
+  LEFT JOIN orgs o ON o.id = i.org_id`;
+const incidentViewColumns = `i.id, i.org_id, o.slug AS org_slug, i.process_instance_id, p.definition_id,
+  i.activity_id, i.wait_id, i.kind, ${incidentTypeSql} AS incident_type, ${configurationSql} AS configuration,
+  i.message, i.created_at`;
+
+function camundaIncidentWhere(query: CamundaIncidentQuery, values: unknown[]): string {
+  const conditions = ['i.resolved_at IS NULL'];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  if (query.orgIds !== undefined) conditions.push(`i.org_id = ANY(${param(query.orgIds)}::uuid[])`);
+  if (query.ids !== undefined) conditions.push(`i.id = ANY(${param(query.ids)}::uuid[])`);
+  if (query.type !== undefined) conditions.push(`${incidentTypeSql} = ${param(query.type)}`);
+  if (query.message !== undefined) conditions.push(`i.message = ${param(query.message)}`);
+  if (query.messageLike !== undefined) conditions.push(`i.message LIKE ${param(query.messageLike)}`);
+  if (query.definitionId !== undefined)
+    conditions.push(`p.definition_id = ${param(query.definitionId)}::uuid`);
+  if (query.processKeys !== undefined)
+    conditions.push(`p.process_key = ANY(${param(query.processKeys)}::text[])`);
+  if (query.processInstanceId !== undefined)
+    conditions.push(`i.process_instance_id = ${param(query.processInstanceId)}::uuid`);
+  if (query.activityId !== undefined) conditions.push(`i.activity_id = ${param(query.activityId)}`);
+  if (query.configuration !== undefined)
+    conditions.push(`${configurationSql} = ${param(query.configuration)}`);
+  if (query.createdBefore !== undefined) conditions.push(`i.created_at < ${param(query.createdBefore)}`);
+  if (query.createdAfter !== undefined) conditions.push(`i.created_at > ${param(query.createdAfter)}`);
+  return `WHERE ${conditions.join(' AND ')}`;
+}
+
+const camundaIncidentOrders: Record<CamundaIncidentOrder, string> = {
+  incidentId: 'i.id',
+  incidentMessage: 'i.message',
+  incidentTimestamp: 'i.created_at',
+  incidentType: incidentTypeSql,
+  activityId: 'i.activity_id',
+  processInstanceId: 'i.process_instance_id',
+  processDefinitionId: 'p.definition_id',
+  configuration: configurationSql,
+  tenantId: 'o.slug',
+};
+
+/** A page of the open incidents a Camunda incident query selects; oldest first unless sorted otherwise. */
+export async function queryCamundaIncidents(
+  db: Pool | PoolClient,
+  query: CamundaIncidentQuery,
+  page: {
+    offset: number;
+    limit: number;
+    order?: { by: CamundaIncidentOrder; descending: boolean } | undefined;
+  },
+): Promise<CamundaIncidentView[]> {
+  const values: unknown[] = [];
+  const where = camundaIncidentWhere(query, values);
+  const direction = page.order?.descending === true ? 'DESC' : 'ASC';
+  const order = `${camundaIncidentOrders[page.order?.by ?? 'incidentTimestamp']} ${direction}, i.id ${direction}`;
+  values.push(page.offset, page.limit);
+  const { rows } = await db.query<CamundaIncidentView>(
+    `SELECT ${incidentViewColumns} ${incidentViewFrom} ${where}
+     ORDER BY ${order} OFFSET $${values.length - 1} LIMIT $${values.length}`,
+    values,
+  );
+  return rows;
+}
+
+/** How many open incidents a Camunda incident query selects. */
+export async function countCamundaIncidents(
+  db: Pool | PoolClient,
+  query: CamundaIncidentQuery,
+): Promise<number> {
+  const values: unknown[] = [];
+  const where = camundaIncidentWhere(query, values);
+  const { rows } = await db.query<{ count: string }>(
+    `SELECT count(*) AS count ${incidentViewFrom} ${where}`,
+    values,
+  );
+  return Number(rows[0]?.count ?? 0);
+}

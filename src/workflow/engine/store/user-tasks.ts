@@ -139,3 +139,194 @@ export async function setUserTaskAssignee(
   );
   return (rowCount ?? 0) > 0;
 }
+
+/*
+ * The Camunda task query (GET /engine-rest/task): open tasks with their instance, definition, org
+ * slug and the assignment fields that only the instance's wait keeps (candidate users, due and
+ * follow-up dates).
+ */
+
+/** Filters of the Camunda task query; each one given narrows the selection. */
+export interface UserTaskQuery {
+  /** The orgs the caller may read; undefined for all. */
+  orgIds?: readonly string[] | undefined;
+  ids?: readonly string[] | undefined;
+  processInstanceIds?: readonly string[] | undefined;
+  businessKey?: string | undefined;
+  processKey?: string | undefined;
+  definitionId?: string | undefined;
+  activityId?: string | undefined;
+  /** The assignee, in any case (weft assignees are emails). */
+  assignee?: string | undefined;
+  /** A LIKE pattern of the assignee (`%` and `_`), in any case. */
+  assigneeLike?: string | undefined;
+  /** True: assigned tasks only; false: unassigned only. */
+  assigned?: boolean | undefined;
+  /** A name among the task's candidate users. */
+  candidateUser?: string | undefined;
+  /** The assignee or a candidate user. */
+  involvedUser?: string | undefined;
+  /** Any of these among the task's candidate groups. */
+  candidateGroups?: readonly string[] | undefined;
+  /** True: with candidate groups; false: without. */
+  withCandidateGroups?: boolean | undefined;
+  name?: string | undefined;
+  /** A LIKE pattern of the name. */
+  nameLike?: string | undefined;
+  dueBefore?: Date | undefined;
+  dueAfter?: Date | undefined;
+  followUpBefore?: Date | undefined;
+  followUpAfter?: Date | undefined;
+  createdBefore?: Date | undefined;
+  createdAfter?: Date | undefined;
+}
+
+/** The orders of the task query. */
+export type UserTaskOrder =
+  'created' | 'dueDate' | 'followUpDate' | 'name' | 'id' | 'assignee' | 'instanceId';
+
+/** An open task as the Camunda API shows it. */
+export interface UserTaskView {
+  id: string;
+  org_id: string;
+  org_slug: string | null;
+  process_instance_id: string;
+  activity_id: string;
+  name: string | null;
+  assignee: string | null;
+  candidate_groups: string[];
+  candidate_users: string[];
+  created_at: Date;
+  definition_id: string;
+  process_key: string;
+  business_key: string | null;
+  suspended: boolean;
+  form_key: string | null;
+  due_date: string | null;
+  follow_up_date: string | null;
+}
+
+// A date the model's expression gave as text, as a timestamp when it reads as an ISO 8601 date-time.
+const timestampOf = (text: string) =>
+  `CASE WHEN ${text} ~ '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|[+-]\\d{2}(:?\\d{2})?)$'
+        THEN (${text})::timestamptz END`;
+const dueSql = timestampOf("w.wait->>'dueDate'");
+const followUpSql = timestampOf("w.wait->>'followUpDate'");
+
+const userTaskViewFrom = `
+  FROM user_tasks t
+  JOIN process_instances pi ON pi.id = t.process_instance_id
+  JOIN process_definitions d ON d.id = pi.definition_id
+  LEFT JOIN orgs o ON o.id = t.org_id
+  CROSS JOIN LATERAL (SELECT pi.engine_state->'waits'->(t.id::text) AS wait) w`;
+
+const userTaskViewColumns = `
+  t.id, t.org_id, o.slug AS org_slug, t.process_instance_id, t.activity_id, t.name, t.assignee,
+  t.candidate_groups, coalesce(w.wait->'candidateUsers', '[]'::jsonb) AS candidate_users, t.created_at,
+  pi.definition_id, pi.process_key, pi.business_key, pi.suspended,
+  d.model->'elements'->t.activity_id->>'formKey' AS form_key,
+  w.wait->>'dueDate' AS due_date, w.wait->>'followUpDate' AS follow_up_date`;
+
+function userTaskWhere(query: UserTaskQuery, values: unknown[]): string {
+  const conditions: string[] = [];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  if (query.orgIds !== undefined) conditions.push(`t.org_id = ANY(${param(query.orgIds)}::uuid[])`);
+  if (query.ids !== undefined) conditions.push(`t.id = ANY(${param(query.ids)}::uuid[])`);
+  if (query.processInstanceIds !== undefined)
+    conditions.push(`t.process_instance_id = ANY(${param(query.processInstanceIds)}::uuid[])`);
+  if (query.businessKey !== undefined) conditions.push(`pi.business_key = ${param(query.businessKey)}`);
+  if (query.processKey !== undefined) conditions.push(`pi.process_key = ${param(query.processKey)}`);
+  if (query.definitionId !== undefined)
+    conditions.push(`pi.definition_id = ${param(query.definitionId)}::uuid`);
+  if (query.activityId !== undefined) conditions.push(`t.activity_id = ${param(query.activityId)}`);
+  if (query.assignee !== undefined) conditions.push(`lower(t.assignee) = lower(${param(query.assignee)})`);
+  if (query.assigneeLike !== undefined) conditions.push(`t.assignee ILIKE ${param(query.assigneeLike)}`);
+  if (query.assigned === true) conditions.push('t.assignee IS NOT NULL');
+  if (query.assigned === false) conditions.push('t.assignee IS NULL');
+  if (query.candidateUser !== undefined)
+    conditions.push(`coalesce(w.wait->'candidateUsers', '[]'::jsonb) ? ${param(query.candidateUser)}`);
+  if (query.involvedUser !== undefined) {
+    const user = param(query.involvedUser);
+    conditions.push(
+      `(lower(t.assignee) = lower(${user}) OR coalesce(w.wait->'candidateUsers', '[]'::jsonb) ? ${user})`,
+    );
+  }
+  if (query.candidateGroups !== undefined)
+    conditions.push(`t.candidate_groups && ${param(query.candidateGroups)}::text[]`);
+  if (query.withCandidateGroups === true) conditions.push('cardinality(t.candidate_groups) > 0');
+  if (query.withCandidateGroups === false) conditions.push('cardinality(t.candidate_groups) = 0');
+  if (query.name !== undefined) conditions.push(`t.name = ${param(query.name)}`);
+  if (query.nameLike !== undefined) conditions.push(`t.name LIKE ${param(query.nameLike)}`);
+  if (query.dueBefore !== undefined) conditions.push(`${dueSql} < ${param(query.dueBefore)}`);
+  if (query.dueAfter !== undefined) conditions.push(`${dueSql} > ${param(query.dueAfter)}`);
+  if (query.followUpBefore !== undefined) conditions.push(`${followUpSql} < ${param(query.followUpBefore)}`);
+  if (query.followUpAfter !== undefined) conditions.push(`${followUpSql} > ${param(query.followUpAfter)}`);
+  if (query.createdBefore !== undefined) conditions.push(`t.created_at < ${param(query.createdBefore)}`);
+  if (query.createdAfter !== undefined) conditions.push(`t.created_at > ${param(query.createdAfter)}`);
+  return conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+}
+
+const userTaskOrders: Record<UserTaskOrder, string> = {
+  created: 't.created_at',
+  dueDate: dueSql,
+  followUpDate: followUpSql,
+  name: 't.name',
+  id: 't.id',
+  assignee: 't.assignee',
+  instanceId: 't.process_instance_id',
+};
+
+type UserTaskViewRow = Omit<UserTaskView, 'candidate_users'> & { candidate_users: unknown };
+
+function toUserTaskView(row: UserTaskViewRow): UserTaskView {
+  const users = Array.isArray(row.candidate_users)
+    ? row.candidate_users.filter((user): user is string => typeof user === 'string')
+    : [];
+  return { ...row, candidate_users: users };
+}
+
+/** A page of open tasks a Camunda task query selects; by creation unless sorted otherwise. */
+export async function queryUserTasks(
+  db: Pool,
+  query: UserTaskQuery,
+  page: { offset: number; limit: number; order?: { by: UserTaskOrder; descending: boolean } | undefined },
+): Promise<UserTaskView[]> {
+  const values: unknown[] = [];
+  const where = userTaskWhere(query, values);
+  const direction = page.order?.descending === true ? 'DESC NULLS LAST' : 'ASC NULLS LAST';
+  const order = `${userTaskOrders[page.order?.by ?? 'created']} ${direction}, t.id ${page.order?.descending === true ? 'DESC' : 'ASC'}`;
+  values.push(page.offset, page.limit);
+  const { rows } = await db.query<UserTaskViewRow>(
+    `SELECT ${userTaskViewColumns} ${userTaskViewFrom} ${where}
+     ORDER BY ${order} OFFSET $${values.length - 1} LIMIT $${values.length}`,
+    values,
+  );
+  return rows.map(toUserTaskView);
+}
+
+/** How many open tasks a Camunda task query selects. */
+export async function countUserTasks(db: Pool, query: UserTaskQuery): Promise<number> {
+  const values: unknown[] = [];
+  const where = userTaskWhere(query, values);
+  const { rows } = await db.query<{ count: string }>(
+    `SELECT count(*) AS count ${userTaskViewFrom} ${where}`,
+    values,
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
+/** One open task as the Camunda API shows it, with its variables; null when there is none. */
+export async function findUserTaskView(
+  db: Pool,
+  taskId: string,
+): Promise<(UserTaskView & { variables: Record<string, unknown> }) | null> {
+  const { rows } = await db.query<UserTaskViewRow & { variables: Record<string, unknown> }>(
+    `SELECT ${userTaskViewColumns}, t.variables ${userTaskViewFrom} WHERE t.id = $1`,
+    [taskId],
+  );
+  const row = rows[0];
+  return row === undefined ? null : { ...toUserTaskView(row), variables: row.variables };
+}

@@ -47,6 +47,7 @@ export function enterElement(run: Run, token: TokenState): void {
       return;
     case 'boundaryEvent':
       // Boundary tokens are created already activated, by the boundary or error handling.
+      if (!startListeners(run, token)) return;
       run.schedule({ kind: 'complete', tokenId: token.id, variables: null });
       return;
     default:

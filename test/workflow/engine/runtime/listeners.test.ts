@@ -94,3 +94,29 @@ void describe('execution listeners in the engine', () => {
     assert.equal(run.state.status, 'completed');
   });
 });
+
+void describe('execution listeners on gateways and flows', () => {
+  void test('a gateway runs its start and end listeners and the taken flow its take listener', async () => {
+    const result = await compileBpmn(`<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" id="d" targetNamespace="t">
+  <bpmn:process id="p" isExecutable="true">
+    <bpmn:startEvent id="s"/>
+    <bpmn:exclusiveGateway id="g" default="f3"><bpmn:extensionElements>
+      <camunda:executionListener event="start" expression="\${execution.setVariable('log', 'g-start')}"/>
+      <camunda:executionListener event="end" expression="\${execution.setVariable('log', log.concat(',g-end'))}"/>
+    </bpmn:extensionElements></bpmn:exclusiveGateway>
+    <bpmn:endEvent id="e1"/>
+    <bpmn:endEvent id="e2"/>
+    <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="g"/>
+    <bpmn:sequenceFlow id="f2" sourceRef="g" targetRef="e1"><bpmn:conditionExpression>\${go}</bpmn:conditionExpression><bpmn:extensionElements>
+      <camunda:executionListener expression="\${execution.setVariable('log', log.concat(',f2'))}"/>
+    </bpmn:extensionElements></bpmn:sequenceFlow>
+    <bpmn:sequenceFlow id="f3" sourceRef="g" targetRef="e2"/>
+  </bpmn:process>
+</bpmn:definitions>`);
+    assert.ok(result.ok, JSON.stringify(!result.ok && result.problems));
+    const run = new Scenario(result.processes[0] as ProcessModel).start({ go: true });
+    assert.equal(run.state.status, 'completed');
+    assert.equal(run.variables().log, 'g-start,g-end,f2');
+  });
+});

@@ -39,6 +39,7 @@ import { registerOrgRoutes } from './identity/orgs/routes.js';
 import { createScriptSandbox } from './scripts/sandbox.js';
 import { pipelineElementName, pipelineExtension } from './scripts/bpmn-pipeline.js';
 import { javascriptWork } from './scripts/javascript-work.js';
+import { taskListenerWork } from './scripts/task-listener-work.js';
 import { pipelineWork } from './scripts/pipeline-work.js';
 import { registerScriptRoutes } from './scripts/routes.js';
 import { resolveJwtSigningKey } from './identity/signing-key.js';
@@ -176,7 +177,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     logger,
     databaseUrl: deps.databaseUrl,
     config: config.workflow,
-    immediate: [pipelineWork(sandbox, clock), javascriptWork(sandbox, clock), decisionWork(decisions)],
+    immediate: [pipelineWork(sandbox, clock), javascriptWork(sandbox, clock), taskListenerWork(sandbox, clock), decisionWork(decisions)],
     extensions: {
       [pipelineElementName]: pipelineExtension,
       [httpConnectorElementName]: httpConnectorExtension,

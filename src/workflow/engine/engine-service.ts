@@ -148,7 +148,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     deployments: new DeploymentService(deps.pool, models, deps.extensions ?? {}, deps.clock),
     instances: new InstanceService(deps.pool, driver, deps.clock),
     externalTasks: new ExternalTaskService(deps.pool, driver, notifier, deps.clock, metrics),
-    userTasks: new UserTaskService(deps.pool, driver, metrics),
+    userTasks: new UserTaskService(deps.pool, driver, metrics, models),
     messages: events.messages,
     signals: events.signals,
     idempotency: new IdempotentRequests(deps.pool, deps.logger),

@@ -31,6 +31,20 @@ export interface JavaScriptTask {
   execution: JavaScriptExecution;
   /** Where the value of the script's last expression is stored; null stores it nowhere. */
   resultVariable: string | null;
+  /**
+   * The user task a task listener runs for (`task.…`); the run's output is then the task as the
+   * script left it (`{ assignee }`).
+   */
+  task?: JavaScriptUserTask;
+}
+
+/** What `task` answers in a task listener. */
+export interface JavaScriptUserTask {
+  id: string;
+  name: string | null;
+  taskDefinitionKey: string;
+  assignee: string | null;
+  eventName: string;
 }
 
 /** Bounds of one JavaScript run. */
@@ -161,7 +175,11 @@ function runInContext(
   task: JavaScriptTask,
   limits: JavaScriptLimits,
 ): StepRun {
-  const input = JSON.stringify({ variables: task.variables, execution: task.execution });
+  const input = JSON.stringify({
+    variables: task.variables,
+    execution: task.execution,
+    ...(task.task === undefined ? {} : { task: task.task }),
+  });
   if (Buffer.byteLength(input) > limits.memoryLimitBytes / 4) {
     return stepError(
       `the process variables come to ${Buffer.byteLength(input)} bytes of JSON, over a quarter of the script memory limit (${limits.memoryLimitBytes} bytes)`,
@@ -206,7 +224,7 @@ function outputOf(text: string, task: JavaScriptTask, limits: JavaScriptLimits):
     );
   }
   // JSON.parse defines every key as an own property, so a variable named __proto__ stays data.
-  const parsed = JSON.parse(text) as { changes: Variables; result: JsonValue };
+  const parsed = JSON.parse(text) as { changes: Variables; result: JsonValue; task?: JsonValue };
   const changes = isJsonObject(parsed.changes) ? parsed.changes : {};
   if (task.resultVariable !== null) {
     Object.defineProperty(changes, task.resultVariable, {
@@ -216,7 +234,7 @@ function outputOf(text: string, task: JavaScriptTask, limits: JavaScriptLimits):
       configurable: true,
     });
   }
-  return { status: 'ok', output: parsed.result, changes };
+  return { status: 'ok', output: task.task === undefined ? parsed.result : (parsed.task ?? null), changes };
 }
 
 // Reads what the script threw. Reading may run the script's code again (a getter on the error), so

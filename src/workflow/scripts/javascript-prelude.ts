@@ -85,6 +85,42 @@ export const javascriptPrelude = String.raw`(function (inputJson) {
     activityId: ids.activityId,
   };
   defineProperty(globalThis, 'execution', { value: freeze(execution), enumerable: false, writable: false, configurable: false });
+  // A task listener's task: its assignee may change; variables are the execution's (Camunda's task
+  // variables go up to the execution's scopes when not set locally, and a task has none of its own here).
+  const taskInput = input.task;
+  const taskState = taskInput ? { assignee: taskInput.assignee } : null;
+  if (taskInput) {
+    const checkUser = function (user) {
+      if (user !== null && user !== undefined && typeof user !== 'string') {
+        throw new TypeError('task.setAssignee needs a user id (a string) or null');
+      }
+      return user === undefined || user === '' ? null : user;
+    };
+    const task = {
+      getVariable: getVariable,
+      getVariableLocal: getVariable,
+      getVariables: execution.getVariables,
+      hasVariable: execution.hasVariable,
+      setVariable: setVariable,
+      setVariableLocal: setVariable,
+      setVariables: execution.setVariables,
+      getAssignee: function () { return taskState.assignee; },
+      setAssignee: function (user) { taskState.assignee = checkUser(user); },
+      getId: function () { return taskInput.id; },
+      getName: function () { return taskInput.name; },
+      getTaskDefinitionKey: function () { return taskInput.taskDefinitionKey; },
+      getEventName: function () { return taskInput.eventName; },
+      getProcessInstanceId: function () { return ids.processInstanceId; },
+      getProcessDefinitionId: function () { return ids.processDefinitionId; },
+      getExecutionId: function () { return ids.executionId; },
+      getExecution: function () { return globalThis.execution; },
+      id: taskInput.id,
+      name: taskInput.name,
+      taskDefinitionKey: taskInput.taskDefinitionKey,
+      eventName: taskInput.eventName,
+    };
+    defineProperty(globalThis, 'task', { value: freeze(task), enumerable: false, writable: false, configurable: false });
+  }
   // Camunda binds the variables as top-level names, read through to the variable (so a name shows a
   // value set with execution.setVariable); assigning to a name changes only the script's own copy.
   for (const name of keys(input.variables)) {
@@ -100,6 +136,7 @@ export const javascriptPrelude = String.raw`(function (inputJson) {
     const parts = [];
     changes.forEach(function (text, name) { parts.push(stringify(name) + ':' + text); });
     const resultText = withResult ? toJsonText(result, 'the value of the script') : 'null';
-    return '{"changes":{' + parts.join(',') + '},"result":' + resultText + '}';
+    const taskText = taskState ? ',"task":' + stringify(taskState) : '';
+    return '{"changes":{' + parts.join(',') + '},"result":' + resultText + taskText + '}';
   };
 })`;

@@ -8,12 +8,16 @@ import { WorkflowErrors } from '../errors.js';
 import {
   findUserTask,
   findUserTaskDetails,
+  findUserTaskSite,
   listOpenUserTasks,
   setUserTaskAssignee,
   type UserTaskFilter,
   type UserTaskRecord,
 } from '../engine/store/user-tasks.js';
 import { embeddedFormSchema } from './embedded-form.js';
+import type { ModelCache } from '../deployments/model-cache.js';
+import { EngineCallError } from '../engine/driver/driver-errors.js';
+import { hasTaskListeners } from '../engine/runtime/task-listeners.js';
 
 /** An open task with its process key, form key and embedded form-js schema (null when none). */
 export type UserTaskDetails = UserTaskRecord & {
@@ -30,6 +34,7 @@ export class UserTaskService {
     private readonly pool: Pool,
     private readonly driver: InstanceDriver,
     private readonly metrics: EngineMetrics,
+    private readonly models: ModelCache,
   ) {}
 
   /** Open tasks of an org, oldest first, optionally by assignee or instance, a page (any member). */
@@ -56,6 +61,8 @@ export class UserTaskService {
     if (!task) throw WorkflowErrors.notFound('No such open user task');
     requireOrgRole(identity, task.org_id, ['Operator', 'Worker']);
     if (task.assignee !== null && isAssignee(identity, task.assignee)) return;
+    if (task.assignee !== null) throw WorkflowErrors.conflict(`The task is assigned to ${task.assignee}`);
+    if (await this.assignThroughEngine(task.process_instance_id, taskId, identity.email)) return;
     if (!(await setUserTaskAssignee(this.pool, taskId, identity.email))) {
       const now = await findUserTask(this.pool, taskId);
       if (!now) throw WorkflowErrors.notFound('No such open user task');
@@ -68,8 +75,29 @@ export class UserTaskService {
     const task = await findUserTask(this.pool, taskId);
     if (!task) throw WorkflowErrors.notFound('No such open user task');
     if (!holdsTask(identity, task)) requireOrgRole(identity, task.org_id, ['Operator']);
+    if (await this.assignThroughEngine(task.process_instance_id, taskId, null)) return;
     if (!(await setUserTaskAssignee(this.pool, taskId, null)))
       throw WorkflowErrors.notFound('No such open user task');
+  }
+
+  /**
+   * A task whose element has `assignment` listeners (Camunda 7) is assigned by an engine call, so
+   * the listeners run and what they set is written with the new assignee; false for any other task
+   * (a plain row update is enough, and cheaper).
+   */
+  private async assignThroughEngine(instanceId: string, taskId: string, assignee: string | null): Promise<boolean> {
+    const site = await findUserTaskSite(this.pool, taskId);
+    if (!site) throw WorkflowErrors.notFound('No such open user task');
+    const element = (await this.models.get(site.definition_id)).elements[site.activity_id];
+    if (element === undefined || !hasTaskListeners(element, 'assignment')) return false;
+    try {
+      await this.driver.apply(instanceId, { type: 'assignTask', waitId: taskId, assignee, claim: assignee !== null });
+    } catch (error) {
+      if (error instanceof EngineCallError && error.kind === 'notFound') throw WorkflowErrors.notFound('No such open user task');
+      if (error instanceof EngineCallError && error.kind === 'conflict') throw WorkflowErrors.conflict(error.message);
+      throw error;
+    }
+    return true;
   }
 
   /**

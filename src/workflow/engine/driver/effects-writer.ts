@@ -16,7 +16,7 @@ import { historyInserts } from '../store/process-history.js';
 import { deleteWaitRows, insertRows, rowGuard, type WaitRows } from '../store/set-wise-write.js';
 import type { EffectTarget, Tagged } from '../store/tagged-rows.js';
 import { timerJobInserts, timerJobWaits, type ArmedTimer } from '../store/timer-jobs.js';
-import { userTaskInserts, userTaskWaits, type UserTaskWait } from '../store/user-tasks.js';
+import { assignUserTasks, userTaskInserts, userTaskWaits, type UserTaskWait } from '../store/user-tasks.js';
 import type { StatementBuilder } from '../store/write-statement.js';
 
 /**
@@ -75,6 +75,7 @@ export class EffectWrites {
   private readonly openedSubscriptions: Tagged<SubscriptionWait>[] = [];
   private readonly closedSubscriptions: Tagged<string>[] = [];
   private readonly thrown: Tagged<ThrownEvent>[] = [];
+  private readonly assigned: Tagged<{ waitId: string; assignee: string | null }>[] = [];
 
   /** Adds one engine call's effects on `target`; returns what they will have written. */
   add(target: EffectTarget, effects: readonly Effect[]): WrittenEffects {
@@ -124,6 +125,13 @@ export class EffectWrites {
         case 'history':
           this.history.push(tag(effect.entry));
           break;
+        case 'taskAssigned': {
+          // A task opened by this same call is inserted with its assignee.
+          const opened = newUser.get(effect.waitId);
+          if (opened) newUser.set(effect.waitId, { ...opened, assignee: effect.assignee });
+          else this.assigned.push(tag({ waitId: effect.waitId, assignee: effect.assignee }));
+          break;
+        }
         case 'messageThrown':
           thrown.push(thrownMessage(effect));
           break;
@@ -167,6 +175,7 @@ export class EffectWrites {
     insertRows(statement, rows, connectorJobInserts, this.connectorJobs);
     insertRows(statement, rows, externalTaskInserts, this.externalTasks);
     insertRows(statement, rows, userTaskInserts, this.userTasks);
+    assignUserTasks(statement, rows, this.assigned);
     deleteWaitRows(statement, rows, subscriptionWaits, this.closedSubscriptions);
     insertRows(statement, rows, subscriptionInserts, this.openedSubscriptions);
     // Thrown events become outbox rows of this same statement: they exist exactly if the write commits.

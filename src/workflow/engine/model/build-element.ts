@@ -1,7 +1,7 @@
 import { readCorrelationKey, readEventDefinition } from './event-definitions.js';
 import { readMappings } from './io-mappings.js';
+import { readListeners } from './listeners.js';
 import {
-  checkJavaListeners,
   checkJavaVariableMapping,
   javaImplementation,
   javaImplementationProblem,
@@ -70,8 +70,9 @@ export function buildElement(
   };
   validateExtensions(base.extensions, id, ctx);
   checkUnsupportedAttributes(node, id, problems);
-  checkJavaListeners(node, id, problems);
   const type = bpmnTypeName(node);
+  const listeners = readListeners(node, id, type === 'userTask' ? 'userTask' : 'flowNode', problems);
+  if (listeners.length > 0) base.listeners = listeners;
   if (!node.$type.startsWith('bpmn:')) {
     problems.add(id, `element '${id}' of type ${node.$type} is not supported`);
     return null;

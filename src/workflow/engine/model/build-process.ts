@@ -4,7 +4,8 @@ import { feelExpression } from './expressions.js';
 import type { ModdleNode } from './moddle-node.js';
 import { bodyOf, bpmnTypeName, child, list, str } from './moddle-node.js';
 import { attachCompensationHandlers } from './compensation-handlers.js';
-import { checkJavaListeners } from './java-parts.js';
+import { readListeners } from './listeners.js';
+import type { ListenerModel } from './types.js';
 import { weftExtensions } from './raw-extensions.js';
 import type { Problems } from './problems.js';
 import type { ElementModel, ProcessModel, ScopeModel } from './types.js';
@@ -16,6 +17,7 @@ interface PendingFlow {
   node: ModdleNode;
   id: string;
   scopeId: string;
+  listeners: ListenerModel[];
 }
 
 interface Walk extends ElementContext {
@@ -47,7 +49,8 @@ export function buildProcess(process: ModdleNode, processKey: string, ctx: Eleme
     extensions: weftExtensions(process),
   };
   validateExtensions(model.extensions, processKey, ctx);
-  checkJavaListeners(process, processKey, ctx.problems);
+  const listeners = readListeners(process, processKey, 'process', ctx.problems);
+  if (listeners.length > 0) model.listeners = listeners;
   const walk: Walk = {
     ...ctx,
     model,
@@ -84,8 +87,7 @@ function walkScope(container: ModdleNode, scopeId: string, scope: ScopeModel, wa
     }
     walk.seen.add(id);
     if (node.$type === 'bpmn:SequenceFlow') {
-      checkJavaListeners(node, id, problems);
-      walk.flows.push({ node, id, scopeId });
+      walk.flows.push({ node, id, scopeId, listeners: readListeners(node, id, 'sequenceFlow', problems) });
       continue;
     }
     const element = buildElement(node, id, scopeId, walk);
@@ -131,7 +133,7 @@ function recordStart(
   }
 }
 
-function wireFlow({ node, id, scopeId }: PendingFlow, walk: Walk): void {
+function wireFlow({ node, id, scopeId, listeners }: PendingFlow, walk: Walk): void {
   const { model, problems } = walk;
   const source = endpoint(node, 'sourceRef', id, walk);
   const target = endpoint(node, 'targetRef', id, walk);
@@ -167,6 +169,7 @@ function wireFlow({ node, id, scopeId }: PendingFlow, walk: Walk): void {
     condition,
     isDefault: false,
   };
+  if (listeners.length > 0) model.flows[id].listeners = listeners;
   source.outgoing.push(id);
   target.incoming.push(id);
 }

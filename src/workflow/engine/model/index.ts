@@ -19,6 +19,7 @@ export type {
   ExtensionSpec,
   FlowModel,
   JobDefinition,
+  ListenerModel,
   ModelProblem,
   MultiInstanceModel,
   ProcessModel,

@@ -145,6 +145,21 @@ export interface ElementBase {
   outputs: VariableMapping[];
   /** Extension elements of the weft namespace, kept raw. */
   extensions: RawXmlElement[];
+  /** Camunda 7 execution listeners (and a user task's task listeners), in document order; absent in older models. */
+  listeners?: ListenerModel[];
+}
+
+/**
+ * A Camunda 7 execution or task listener weft runs: a JUEL expression (compiled, marked text) or a
+ * JavaScript script, fired on `event` (start, end, take; create, assignment, complete, delete).
+ */
+export interface ListenerModel {
+  kind: 'execution' | 'task';
+  event: string;
+  /** The model text of a JUEL expression (see juel-text.ts), or null for a script. */
+  expression: string | null;
+  /** JavaScript source, or null for an expression. */
+  script: string | null;
 }
 
 /** Standard loop characteristics: the activity runs again while `loopCondition` holds. */
@@ -380,6 +395,8 @@ export interface FlowModel {
   condition: string | null;
   /** True when the source's `default` names this flow. */
   isDefault: boolean;
+  /** Camunda 7 `take` execution listeners; absent in older models. */
+  listeners?: ListenerModel[];
 }
 
 /** A message flow between pools, kept as data; `*ProcessKey` is null when the end is not in a process. */
@@ -412,6 +429,8 @@ export interface ProcessModel extends ScopeModel {
   messageFlows: MessageFlowModel[];
   /** Weft extension elements on the process element. */
   extensions: RawXmlElement[];
+  /** Camunda 7 `start` and `end` execution listeners of the process; absent in older models. */
+  listeners?: ListenerModel[];
 }
 
 /** A reason why a document cannot be deployed; `elementId` is null for document-level problems. */

@@ -3,6 +3,7 @@ import { openWaits, prepareBoundaryWaits } from './boundary.js';
 import { buildCatchWait, evaluateCorrelationKey } from './catch-waits.js';
 import { expressionScope } from './expression.js';
 import { evaluateFeel } from './feel.js';
+import { createWithListeners } from './task-listeners.js';
 import type { Run } from './run.js';
 import type { ExternalTaskWait, TokenState, Variables, Wait, WaitBase } from './types.js';
 import { evaluateAssignment } from './user-task.js';
@@ -36,8 +37,14 @@ export function enterActivity(run: Run, token: TokenState, element: ElementModel
   const boundaries = prepareBoundaryWaits(run, token, element);
   if (boundaries === null) return;
   token.phase = 'waiting';
-  run.openWait(work.wait);
+  openActivityWait(run, token, element, work.wait);
   openWaits(run, boundaries);
+}
+
+// A user task with create or assignment listeners opens its wait once they have run.
+function openActivityWait(run: Run, token: TokenState, element: ElementModel, wait: Wait): void {
+  if (wait.kind === 'userTask' && createWithListeners(run, token, element, wait)) return;
+  run.openWait(wait);
 }
 
 /**
@@ -64,7 +71,7 @@ export function reopenActivityWait(run: Run, token: TokenState): void {
     run.schedule({ kind: 'complete', tokenId: token.id, variables: work.variables });
   else {
     token.phase = 'waiting';
-    run.openWait(work.wait);
+    openActivityWait(run, token, run.element(token.elementId), work.wait);
   }
 }
 

@@ -14,6 +14,13 @@ import { continueStandardLoop, standardLoopOf } from './standard-loop.js';
 import { terminateToken } from './terminate.js';
 import type { Incident, InstanceState, Variables, Wait } from './types.js';
 import { setLocalVariables } from './variables.js';
+import {
+  assignTask,
+  completeWithListeners,
+  failTaskListener,
+  resumeTaskListeners,
+  runTaskListeners,
+} from './task-listeners.js';
 import { triggerWait } from './wait-triggers.js';
 
 /**
@@ -74,7 +81,34 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
     case 'complete': {
       const wait = run.state.waits[event.waitId];
       if (wait === undefined) return waitNotFound(event.waitId);
+      if (wait.kind === 'script' && wait.taskListener !== undefined) {
+        resumeTaskListeners(run, wait, variables, undefined);
+        return null;
+      }
+      if (wait.kind === 'userTask' && wait.role.kind === 'activity' && completeWithListeners(run, wait, variables))
+        return null;
       triggerWait(run, wait, variables);
+      return null;
+    }
+    case 'taskListenerDone': {
+      const wait = run.state.waits[event.waitId];
+      if (wait === undefined) return waitNotFound(event.waitId);
+      if (wait.kind !== 'script' || wait.taskListener === undefined) {
+        return { code: 'notApplicable', message: `wait '${wait.waitId}' is not a task listener's` };
+      }
+      resumeTaskListeners(run, wait, variables, event.assignee);
+      return null;
+    }
+    case 'assignTask': {
+      const wait = run.state.waits[event.waitId];
+      if (wait === undefined) return waitNotFound(event.waitId);
+      if (wait.kind !== 'userTask' || wait.role.kind !== 'activity') {
+        return { code: 'notApplicable', message: `wait '${wait.waitId}' is not a user task` };
+      }
+      if (event.claim === true && wait.assignee !== null && wait.assignee !== event.assignee) {
+        return { code: 'notApplicable', message: `The task is assigned to ${wait.assignee}` };
+      }
+      assignTask(run, wait, event.assignee);
       return null;
     }
     case 'escalation': {
@@ -102,7 +136,8 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
       if (wait.role.kind !== 'activity') {
         return { code: 'notApplicable', message: `wait '${wait.waitId}' is not the work of an element` };
       }
-      fail(run, wait, event.message);
+      if (wait.kind === 'script' && wait.taskListener !== undefined) failTaskListener(run, wait, event.message);
+      else fail(run, wait, event.message);
       return null;
     }
     case 'retryIncident': {
@@ -189,6 +224,9 @@ function retry(run: Run, incident: Incident): void {
       return;
     case 'split':
       run.schedule({ kind: 'split', tokenId: token.id });
+      return;
+    case 'taskListeners':
+      runTaskListeners(run, token, incident.retry.pending);
       return;
     case 'continueMultiInstance':
       if (standardLoopOf(run.element(token.elementId)) !== null) continueStandardLoop(run, token);

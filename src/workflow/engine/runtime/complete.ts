@@ -1,6 +1,7 @@
 import { evaluateOwnConditions } from './conditions.js';
 import { handlerCompleted } from './compensation.js';
 import { recordCompensation } from './compensation-state.js';
+import { runExecutionListeners } from './execution-listeners.js';
 import { leaveElement } from './leave.js';
 import { applyCompletion } from './mappings.js';
 import { instanceCompleted } from './multi-instance.js';
@@ -21,6 +22,11 @@ export function completeElement(run: Run, token: TokenState, variables: Variable
   token.phase = 'active';
   if (!applyCompletion(run, token, element, variables)) return;
   if (!evaluateOwnConditions(run, token)) return;
+  const failure = runExecutionListeners(run, token, element.listeners, 'end', element);
+  if (failure !== null) {
+    run.raiseIncident(token, 'expression', failure, { action: 'complete', variables: null });
+    return;
+  }
   for (const wait of run.waitsOf(token.id)) run.closeWait(wait.waitId, 'cancelled');
   run.history(
     'elementCompleted',

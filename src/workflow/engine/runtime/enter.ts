@@ -1,5 +1,6 @@
 import { enterActivity } from './activities.js';
 import { enterEvent } from './events.js';
+import { runExecutionListeners } from './execution-listeners.js';
 import { enterGateway } from './gateways.js';
 import { enterInstantiatingReceive, instantiatesProcess } from './instantiating-receive.js';
 import { applyInputs } from './mappings.js';
@@ -8,6 +9,15 @@ import type { Run } from './run.js';
 import { enterStandardLoop, standardLoopOf } from './standard-loop.js';
 import { enterSubProcess } from './sub-process.js';
 import type { TokenState } from './types.js';
+
+// The element's `start` execution listeners; false after raising the incident of one that failed.
+function startListeners(run: Run, token: TokenState): boolean {
+  const element = run.element(token.elementId);
+  const failure = runExecutionListeners(run, token, element.listeners, 'start', element);
+  if (failure === null) return true;
+  run.raiseIncident(token, 'expression', failure, { action: 'activate' });
+  return false;
+}
 
 /**
  * Runs the behaviour of the element a token has just reached. Counts the step first: a token whose
@@ -32,10 +42,12 @@ export function enterElement(run: Run, token: TokenState): void {
     case 'inclusiveGateway':
     case 'complexGateway':
     case 'eventBasedGateway':
+      if (!startListeners(run, token)) return;
       enterGateway(run, token, element);
       return;
     case 'boundaryEvent':
       // Boundary tokens are created already activated, by the boundary or error handling.
+      if (!startListeners(run, token)) return;
       run.schedule({ kind: 'complete', tokenId: token.id, variables: null });
       return;
     default:
@@ -48,6 +60,7 @@ export function enterElement(run: Run, token: TokenState): void {
     token.loopCounter === null ? {} : { loopCounter: token.loopCounter },
   );
   if (!run.skipInputsOf.delete(token.id) && !applyInputs(run, token, element)) return;
+  if (!startListeners(run, token)) return;
   switch (element.type) {
     case 'startEvent':
     case 'endEvent':

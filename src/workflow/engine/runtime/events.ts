@@ -7,6 +7,7 @@ import { cancelTransaction, throwCompensation } from './compensation.js';
 import { openEventSubProcesses } from './event-sub-processes.js';
 import { propagateToCaller } from './call-errors.js';
 import { buildCatchWait, evaluateCorrelationKey } from './catch-waits.js';
+import { runExecutionListeners } from './execution-listeners.js';
 import type { Run } from './run.js';
 import { endInstance, tokenEnded } from './scope-end.js';
 import { catchOwnSignal } from './signals.js';
@@ -107,6 +108,13 @@ export function enterEvent(run: Run, token: TokenState, element: EventElement): 
  * terminated; inside a sub-process only the sub-process ends, and it completes normally (BPMN).
  */
 function terminateScope(run: Run, token: TokenState): void {
+  const failure = runExecutionListeners(run, token, run.element(token.elementId).listeners, 'end', {
+    id: token.elementId,
+  });
+  if (failure !== null) {
+    run.raiseIncident(token, 'expression', failure, { action: 'activate' });
+    return;
+  }
   run.history('elementCompleted', token.elementId, token.id);
   run.dropToken(token.id);
   for (const other of run.tokensIn(token.scopeId)) {

@@ -1,4 +1,4 @@
-import { compileJuel, evaluateJuel, type CompiledJuel, type JuelExecution } from '../../../lib/juel/index.js';
+import { compileJuel, evaluateJuel, type CompiledJuel, type JuelExecution, type JuelTask } from '../../../lib/juel/index.js';
 import { juelSource } from '../model/juel-text.js';
 import { evaluateFeel, type FeelResult } from './feel.js';
 import { toJsonValue } from './json.js';
@@ -9,6 +9,8 @@ import type { TokenState, Variables } from './types.js';
 export interface ExpressionScope {
   now: Date;
   execution?: JuelExecution;
+  /** The user task a task listener's expression runs for (`task.…`). */
+  task?: JuelTask;
 }
 
 /** The scope of an expression evaluated for the element a token is at (or for the instance). */
@@ -40,6 +42,7 @@ export function evaluateExpression(text: string, variables: Variables, scope: Ex
     variables,
     clock: () => scope.now,
     ...(scope.execution === undefined ? {} : { execution: scope.execution }),
+    ...(scope.task === undefined ? {} : { task: scope.task }),
   });
   return result.ok ? { ok: true, value: toJsonValue(result.value) } : result;
 }

@@ -1,3 +1,4 @@
+import { runExecutionListeners } from './execution-listeners.js';
 import type { Run } from './run.js';
 import { tokenEnded } from './scope-end.js';
 import type { TokenState } from './types.js';
@@ -20,7 +21,10 @@ export function takeFlows(run: Run, token: TokenState, flowIds: readonly string[
     moving.elementId = flow.targetId;
     moving.arrivedVia = flowId;
     moving.phase = 'active';
-    run.schedule({ kind: 'enter', tokenId: moving.id });
+    const failure = runExecutionListeners(run, moving, flow.listeners, 'take', flow);
+    // The flow is taken; retrying enters its target (Camunda would roll the whole step back).
+    if (failure !== null) run.raiseIncident(moving, 'expression', failure, { action: 'activate' });
+    else run.schedule({ kind: 'enter', tokenId: moving.id });
   });
 }
 

@@ -2,6 +2,7 @@ import type { ElementModel, FlowModel } from '../model/index.js';
 import { buildCatchWait } from './catch-waits.js';
 import { arriveAtComplexJoin, splitAfterReset } from './complex-joins.js';
 import { chooseFlows, flowsOf } from './flow-conditions.js';
+import { runExecutionListeners } from './execution-listeners.js';
 import { takeFlows } from './flows.js';
 import { arriveAtJoin } from './joins.js';
 import type { Run } from './run.js';
@@ -72,6 +73,11 @@ export function splitGateway(run: Run, token: TokenState): void {
     return;
   }
   const ids = taken.map((flow) => flow.id);
+  const failure = runExecutionListeners(run, token, element.listeners, 'end', element);
+  if (failure !== null) {
+    run.raiseIncident(token, 'expression', failure, { action: 'split' });
+    return;
+  }
   if (element.outgoing.length > 1) run.history('gatewayDecision', element.id, token.id, { taken: ids });
   run.history('elementCompleted', element.id, token.id);
   takeFlows(run, token, ids);
@@ -111,6 +117,9 @@ export function takeEventBranch(run: Run, wait: Wait, variables: Variables | nul
   run.closeWait(wait.waitId, 'completed');
   for (const other of run.waitsOf(token.id)) run.closeWait(other.waitId, 'cancelled');
   const { flowId, targetElementId } = wait.role;
+  const failure =
+    runExecutionListeners(run, token, run.element(token.elementId).listeners, 'end', { id: token.elementId }) ??
+    runExecutionListeners(run, token, run.model.flows[flowId]?.listeners, 'take', { id: flowId });
   run.history('gatewayDecision', token.elementId, token.id, { taken: [flowId] });
   run.history('elementCompleted', token.elementId, token.id);
   run.history('flowTaken', flowId, token.id, { sourceId: token.elementId, targetId: targetElementId });
@@ -118,5 +127,7 @@ export function takeEventBranch(run: Run, wait: Wait, variables: Variables | nul
   token.arrivedVia = flowId;
   token.phase = 'active';
   run.history('elementActivated', targetElementId, token.id);
-  run.schedule({ kind: 'complete', tokenId: token.id, variables });
+  // The branch has fired; retrying a failed end or take listener's incident completes its event.
+  if (failure !== null) run.raiseIncident(token, 'expression', failure, { action: 'complete', variables });
+  else run.schedule({ kind: 'complete', tokenId: token.id, variables });
 }

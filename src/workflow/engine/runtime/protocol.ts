@@ -57,6 +57,17 @@ export type EngineEvent =
   | { type: 'retryIncident'; incidentId: string }
   /** Withdraw everything; the instance ends as cancelled. */
   | { type: 'cancel' }
+  /**
+   * A JavaScript task listener ran (the driver's answer to its script wait): the variables it set
+   * and, when it called `task.setAssignee`, the assignee it left.
+   */
+  | { type: 'taskListenerDone'; waitId: string; variables?: Variables; assignee?: string | null }
+  /**
+   * A person claims (or, with a null assignee, unclaims) an open user task: its `assignment`
+   * listeners run and the task's row gets the assignee. A claim (`claim: true`) of a task assigned
+   * to someone else is refused.
+   */
+  | { type: 'assignTask'; waitId: string; assignee: string | null; claim?: boolean }
   /** Set variables on the root scope. */
   | { type: 'setVariables'; variables: Variables }
   /** An operator's modification of the instance's tokens (see `modify.ts`), applied all or nothing. */
@@ -142,6 +153,8 @@ export type Effect =
       reason: 'retried' | 'cancelled' | 'terminated';
     }
   | { type: 'history'; entry: HistoryEntry }
+  /** An open user task has a new assignee (a claim or unclaim, after its assignment listeners). */
+  | { type: 'taskAssigned'; waitId: string; assignee: string | null }
   | {
       type: 'messageThrown';
       elementId: string;

@@ -1,3 +1,4 @@
+import { runExecutionListeners } from './execution-listeners.js';
 import type { Run } from './run.js';
 import type { InstanceStatus } from './types.js';
 
@@ -26,6 +27,8 @@ export function endInstance(
   status: Extract<InstanceStatus, 'completed' | 'cancelled' | 'terminated'>,
 ): void {
   const { state } = run;
+  // The instance's `end` listeners run as it completes; one that fails cannot stop the end (see camunda7.md).
+  if (status === 'completed') runExecutionListeners(run, null, run.model.listeners, 'end', { id: run.model.processKey });
   state.status = status;
   // Waits that outlive every token: the event sub-process starts of the process.
   for (const waitId of Object.keys(state.waits)) run.closeWait(waitId, 'cancelled');

@@ -2,6 +2,7 @@ import type { ProcessModel } from '../model/index.js';
 import { instantiatesProcess } from './instantiating-receive.js';
 import { cloneJson, nonJsonPath } from './json.js';
 import type { EngineContext, EngineResult, StartInput } from './protocol.js';
+import { runExecutionListeners } from './execution-listeners.js';
 import { Run } from './run.js';
 import { drain, drainPausing } from './run-loop.js';
 import type { InstanceState } from './types.js';
@@ -79,6 +80,8 @@ function beginStart(model: ProcessModel, input: StartInput, ctx: EngineContext):
   const run = new Run(model, state, ctx);
   run.history('instanceStarted', model.processKey, null, { startEventId: start.id, variables });
   const token = run.newToken(start.id, rootScopeId, null);
-  run.schedule({ kind: 'enter', tokenId: token.id });
+  const failure = runExecutionListeners(run, null, model.listeners, 'start', { id: model.processKey });
+  if (failure !== null) run.raiseIncident(token, 'expression', failure, { action: 'activate' });
+  else run.schedule({ kind: 'enter', tokenId: token.id });
   return run;
 }

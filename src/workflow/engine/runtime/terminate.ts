@@ -1,5 +1,6 @@
 import { dropCompensationIn, endCompensationRun } from './compensation-state.js';
 import type { Run } from './run.js';
+import { runDeleteListeners } from './task-listeners.js';
 import type { TokenState } from './types.js';
 
 /**
@@ -25,7 +26,10 @@ export function terminateToken(run: Run, token: TokenState, reason: 'interrupted
     dropCompensationIn(run, token.localScopeId);
     delete run.state.scopes[token.localScopeId];
   }
-  for (const wait of run.waitsOf(token.id)) run.closeWait(wait.waitId, reason);
+  for (const wait of run.waitsOf(token.id)) {
+    if (wait.kind === 'userTask' && wait.role.kind === 'activity') runDeleteListeners(run, wait);
+    run.closeWait(wait.waitId, reason);
+  }
   for (const incident of Object.values(run.state.incidents)) {
     if (incident.tokenId === token.id)
       run.resolveIncident(incident, reason === 'cancelled' ? 'cancelled' : 'terminated');

@@ -180,6 +180,20 @@ export interface ScriptWait extends WaitBase {
   kind: 'script';
   extension: RawXmlElement;
   variables: Variables;
+  /** Set on the wait of a JavaScript task listener: the listeners after it and what follows them. */
+  taskListener?: PendingTaskListeners;
+}
+
+/**
+ * Task listeners of a user task still to run (task-listeners.ts), and what follows the last: the
+ * task's wait opens (create), its new assignee is written (a claim), or it completes.
+ */
+export interface PendingTaskListeners {
+  /** Indexes into the element's listeners, next first. */
+  queue: number[];
+  /** The task as the listeners see and change it (its wait, or the wait about to open). */
+  task: UserTaskWait;
+  then: { kind: 'open' } | { kind: 'assigned' } | { kind: 'complete'; variables: Variables | null };
 }
 
 /** A business rule task's decision: the driver evaluates the DMN and answers. */
@@ -270,7 +284,9 @@ export type IncidentRetry =
   /** Check again whether a multi-instance loop is done (completion condition errors). */
   | { action: 'continueMultiInstance' }
   /** Evaluate a conditional event's condition again (its wait stayed open). */
-  | { action: 'evaluateCondition'; waitId: string };
+  | { action: 'evaluateCondition'; waitId: string }
+  /** Run a user task's task listeners again from the one that failed. */
+  | { action: 'taskListeners'; pending: PendingTaskListeners };
 
 /** Why an incident was raised. */
 export type IncidentKind =

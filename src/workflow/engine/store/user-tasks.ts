@@ -1,7 +1,10 @@
 import type { Pool } from '../../../platform/database/pool.js';
 import type { Wait } from '../runtime/index.js';
+import type { Tagged } from './tagged-rows.js';
+import { unnestParams, type StatementBuilder } from './write-statement.js';
 import {
   effectColumns,
+  type RowGuard,
   itemColumn,
   type InsertRows,
   type WaitRows,
@@ -42,6 +45,30 @@ export const userTaskMoves: MovedRows = {
 
 /** The engine's delete of the user tasks its calls closed. */
 export const userTaskWaits: WaitRows = { cte: 'closed_user', table: 'user_tasks', waitColumn: 'id' };
+
+/**
+ * Adds the update of the assignees of open user tasks (claims and unclaims applied by the engine,
+ * after their assignment listeners) to `statement`; the last change of a task wins.
+ */
+export function assignUserTasks(
+  statement: StatementBuilder,
+  guard: RowGuard,
+  changes: readonly Tagged<{ waitId: string; assignee: string | null }>[],
+): void {
+  if (changes.length === 0) return;
+  const last = new Map(changes.map((change) => [change.item.waitId, change]));
+  const rows = unnestParams(statement, [
+    [[...last.values()].map((row) => row.instanceId), 'uuid'],
+    [[...last.values()].map((row) => row.item.waitId), 'uuid'],
+    [[...last.values()].map((row) => row.item.assignee), 'text'],
+  ]);
+  statement.with(
+    'assigned_user',
+    `UPDATE user_tasks t SET assignee = a.assignee
+     FROM ${rows} AS a(instance_id, id, assignee)
+     WHERE t.id = a.id AND t.process_instance_id = a.instance_id${guard.and('a.instance_id')}`,
+  );
+}
 
 /** An open user task. */
 export interface UserTaskRecord {
@@ -84,6 +111,19 @@ export async function listOpenUserTasks(db: Pool, filter: UserTaskFilter): Promi
     ],
   );
   return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+}
+
+/** Where an open task sits in its model: its element and its instance's definition; null when gone. */
+export async function findUserTaskSite(
+  db: Pool,
+  taskId: string,
+): Promise<{ activity_id: string; definition_id: string } | null> {
+  const { rows } = await db.query<{ activity_id: string; definition_id: string }>(
+    `SELECT t.activity_id, i.definition_id FROM user_tasks t
+       JOIN process_instances i ON i.id = t.process_instance_id WHERE t.id = $1`,
+    [taskId],
+  );
+  return rows[0] ?? null;
 }
 
 /** The org, instance and assignee of an open task; null when there is no such open task. */

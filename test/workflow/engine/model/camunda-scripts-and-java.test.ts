@@ -144,7 +144,7 @@ void describe('Camunda 7 Java-only parts are refused at deploy', () => {
     );
   });
 
-  void test('listeners written as an expression or a script are not refused here', async () => {
+  void test('listeners written as an expression or a script are not refused as Java', async () => {
     await compileOne(
       definitions(
         around(

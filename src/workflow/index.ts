@@ -177,7 +177,12 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     logger,
     databaseUrl: deps.databaseUrl,
     config: config.workflow,
-    immediate: [pipelineWork(sandbox, clock), javascriptWork(sandbox, clock), taskListenerWork(sandbox, clock), decisionWork(decisions)],
+    immediate: [
+      pipelineWork(sandbox, clock),
+      javascriptWork(sandbox, clock),
+      taskListenerWork(sandbox, clock),
+      decisionWork(decisions),
+    ],
     extensions: {
       [pipelineElementName]: pipelineExtension,
       [httpConnectorElementName]: httpConnectorExtension,

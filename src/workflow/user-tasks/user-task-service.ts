@@ -85,16 +85,27 @@ export class UserTaskService {
    * the listeners run and what they set is written with the new assignee; false for any other task
    * (a plain row update is enough, and cheaper).
    */
-  private async assignThroughEngine(instanceId: string, taskId: string, assignee: string | null): Promise<boolean> {
+  private async assignThroughEngine(
+    instanceId: string,
+    taskId: string,
+    assignee: string | null,
+  ): Promise<boolean> {
     const site = await findUserTaskSite(this.pool, taskId);
     if (!site) throw WorkflowErrors.notFound('No such open user task');
     const element = (await this.models.get(site.definition_id)).elements[site.activity_id];
     if (element === undefined || !hasTaskListeners(element, 'assignment')) return false;
     try {
-      await this.driver.apply(instanceId, { type: 'assignTask', waitId: taskId, assignee, claim: assignee !== null });
+      await this.driver.apply(instanceId, {
+        type: 'assignTask',
+        waitId: taskId,
+        assignee,
+        claim: assignee !== null,
+      });
     } catch (error) {
-      if (error instanceof EngineCallError && error.kind === 'notFound') throw WorkflowErrors.notFound('No such open user task');
-      if (error instanceof EngineCallError && error.kind === 'conflict') throw WorkflowErrors.conflict(error.message);
+      if (error instanceof EngineCallError && error.kind === 'notFound')
+        throw WorkflowErrors.notFound('No such open user task');
+      if (error instanceof EngineCallError && error.kind === 'conflict')
+        throw WorkflowErrors.conflict(error.message);
       throw error;
     }
     return true;

@@ -1,11 +1,7 @@
 import { readCorrelationKey, readEventDefinition } from './event-definitions.js';
 import { readMappings } from './io-mappings.js';
 import { readListeners } from './listeners.js';
-import {
-  checkJavaVariableMapping,
-  javaImplementation,
-  javaImplementationProblem,
-} from './java-parts.js';
+import { checkJavaVariableMapping, javaImplementation, javaImplementationProblem } from './java-parts.js';
 import { readJob } from './job-definition.js';
 import type { ModdleNode } from './moddle-node.js';
 import { bodyOf, bool, bpmnTypeName, child, str } from './moddle-node.js';

@@ -37,7 +37,8 @@ export function readListeners(
     if (kind !== 'executionListener' && kind !== 'taskListener') continue;
     // Java listeners are refused by checkJavaListeners.
     if (genericAttr(raw, 'class') !== null || genericAttr(raw, 'delegateExpression') !== null) continue;
-    const event = genericAttr(raw, 'event') ?? (kind === 'executionListener' && host === 'sequenceFlow' ? 'take' : null);
+    const event =
+      genericAttr(raw, 'event') ?? (kind === 'executionListener' && host === 'sequenceFlow' ? 'take' : null);
     const label = `camunda:${kind}${event === null ? '' : ` (event '${event}')`} of '${id}'`;
     const refuse = (why: string) => problems.add(id, `${label} ${why}`);
     if (event === null) {
@@ -78,7 +79,8 @@ export function readListeners(
       }
       const what = `camunda:${kind} (event '${event}')`;
       const compiled = feelExpression(text, { problems, elementId: id, what });
-      if (compiled !== null) listeners.push({ kind: listenerKind, event, expression: compiled, script: null });
+      if (compiled !== null)
+        listeners.push({ kind: listenerKind, event, expression: compiled, script: null });
       continue;
     }
     const script = scripts[0];
@@ -113,7 +115,9 @@ export function readListeners(
       continue;
     }
     if (event === 'delete') {
-      refuse('is a JavaScript script, which weft does not run on delete yet: write it as an expression (${…})');
+      refuse(
+        'is a JavaScript script, which weft does not run on delete yet: write it as an expression (${…})',
+      );
       continue;
     }
     listeners.push({ kind: listenerKind, event, expression: null, script: text });

@@ -85,7 +85,11 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
         resumeTaskListeners(run, wait, variables, undefined);
         return null;
       }
-      if (wait.kind === 'userTask' && wait.role.kind === 'activity' && completeWithListeners(run, wait, variables))
+      if (
+        wait.kind === 'userTask' &&
+        wait.role.kind === 'activity' &&
+        completeWithListeners(run, wait, variables)
+      )
         return null;
       triggerWait(run, wait, variables);
       return null;
@@ -136,7 +140,8 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
       if (wait.role.kind !== 'activity') {
         return { code: 'notApplicable', message: `wait '${wait.waitId}' is not the work of an element` };
       }
-      if (wait.kind === 'script' && wait.taskListener !== undefined) failTaskListener(run, wait, event.message);
+      if (wait.kind === 'script' && wait.taskListener !== undefined)
+        failTaskListener(run, wait, event.message);
       else fail(run, wait, event.message);
       return null;
     }

@@ -31,7 +31,8 @@ export function runExecutionListeners(
     const scopeId = token === null ? run.state.rootScopeId : (token.localScopeId ?? token.scopeId);
     const writes: Variables = {};
     const scope = expressionScope(run, token === null ? undefined : { id: token.id, elementId: at.id });
-    const variables = token === null ? visibleVariables(run.state, scopeId) : tokenVariables(run.state, token);
+    const variables =
+      token === null ? visibleVariables(run.state, scopeId) : tokenVariables(run.state, token);
     const result = evaluateExpression(listener.expression, variables, {
       ...scope,
       ...(scope.execution === undefined
@@ -46,7 +47,8 @@ export function runExecutionListeners(
           }),
     });
     if (!result.ok) return `execution listener (event '${event}') of '${at.id}' failed: ${result.message}`;
-    if (Object.keys(writes).length > 0) setVariables(run, token?.scopeId ?? scopeId, writes, token?.id ?? null);
+    if (Object.keys(writes).length > 0)
+      setVariables(run, token?.scopeId ?? scopeId, writes, token?.id ?? null);
   }
   return null;
 }

@@ -1,4 +1,10 @@
-import { compileJuel, evaluateJuel, type CompiledJuel, type JuelExecution, type JuelTask } from '../../../lib/juel/index.js';
+import {
+  compileJuel,
+  evaluateJuel,
+  type CompiledJuel,
+  type JuelExecution,
+  type JuelTask,
+} from '../../../lib/juel/index.js';
 import { juelSource } from '../model/juel-text.js';
 import { evaluateFeel, type FeelResult } from './feel.js';
 import { toJsonValue } from './json.js';

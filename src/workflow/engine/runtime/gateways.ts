@@ -118,8 +118,9 @@ export function takeEventBranch(run: Run, wait: Wait, variables: Variables | nul
   for (const other of run.waitsOf(token.id)) run.closeWait(other.waitId, 'cancelled');
   const { flowId, targetElementId } = wait.role;
   const failure =
-    runExecutionListeners(run, token, run.element(token.elementId).listeners, 'end', { id: token.elementId }) ??
-    runExecutionListeners(run, token, run.model.flows[flowId]?.listeners, 'take', { id: flowId });
+    runExecutionListeners(run, token, run.element(token.elementId).listeners, 'end', {
+      id: token.elementId,
+    }) ?? runExecutionListeners(run, token, run.model.flows[flowId]?.listeners, 'take', { id: flowId });
   run.history('gatewayDecision', token.elementId, token.id, { taken: [flowId] });
   run.history('elementCompleted', token.elementId, token.id);
   run.history('flowTaken', flowId, token.id, { sourceId: token.elementId, targetId: targetElementId });

@@ -28,7 +28,8 @@ export function endInstance(
 ): void {
   const { state } = run;
   // The instance's `end` listeners run as it completes; one that fails cannot stop the end (see camunda7.md).
-  if (status === 'completed') runExecutionListeners(run, null, run.model.listeners, 'end', { id: run.model.processKey });
+  if (status === 'completed')
+    runExecutionListeners(run, null, run.model.listeners, 'end', { id: run.model.processKey });
   state.status = status;
   // Waits that outlive every token: the event sub-process starts of the process.
   for (const waitId of Object.keys(state.waits)) run.closeWait(waitId, 'cancelled');

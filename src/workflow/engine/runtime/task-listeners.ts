@@ -1,9 +1,8 @@
-import type { JuelTask } from '../../../lib/juel/index.js';
 import type { ElementModel, ListenerModel } from '../model/index.js';
-import { evaluateExpression, expressionScope } from './expression.js';
 import type { Run } from './run.js';
 import type { PendingTaskListeners, ScriptWait, TokenState, UserTaskWait, Variables } from './types.js';
 import { setVariables, tokenVariables } from './variables.js';
+import { evaluateListener, listenersOf } from './task-listener-runs.js';
 import { triggerWait } from './wait-triggers.js';
 
 /**
@@ -17,15 +16,6 @@ import { triggerWait } from './wait-triggers.js';
 /** The `extension.name` of the script wait that runs a JavaScript task listener. */
 export const TASK_LISTENER_SCRIPT = 'taskListener';
 
-/** The element's listeners of one task event, as indexes into its listener list. */
-function listenersOf(element: ElementModel, event: string): number[] {
-  const indexes: number[] = [];
-  (element.listeners ?? []).forEach((listener, index) => {
-    if (listener.kind === 'task' && listener.event === event) indexes.push(index);
-  });
-  return indexes;
-}
-
 /** True when the user task has task listeners of this event. */
 export function hasTaskListeners(element: ElementModel, event: string): boolean {
   return listenersOf(element, event).length > 0;
@@ -37,7 +27,12 @@ export function hasTaskListeners(element: ElementModel, event: string): boolean 
  * `create`), then the create listeners; the task's wait opens after the last, with the assignee
  * they left. Returns false when the element has none (the caller opens the wait itself).
  */
-export function createWithListeners(run: Run, token: TokenState, element: ElementModel, task: UserTaskWait): boolean {
+export function createWithListeners(
+  run: Run,
+  token: TokenState,
+  element: ElementModel,
+  task: UserTaskWait,
+): boolean {
   const queue = [
     ...(task.assignee === null ? [] : listenersOf(element, 'assignment')),
     ...listenersOf(element, 'create'),
@@ -56,7 +51,11 @@ export function assignTask(run: Run, wait: UserTaskWait, assignee: string | null
   const token = run.token(wait.tokenId);
   if (token === undefined) return;
   const task = { ...wait, assignee };
-  runTaskListeners(run, token, { queue: listenersOf(run.element(wait.elementId), 'assignment'), task, then: { kind: 'assigned' } });
+  runTaskListeners(run, token, {
+    queue: listenersOf(run.element(wait.elementId), 'assignment'),
+    task,
+    then: { kind: 'assigned' },
+  });
 }
 
 /**
@@ -69,21 +68,6 @@ export function completeWithListeners(run: Run, wait: UserTaskWait, variables: V
   if (queue.length === 0 || token === undefined) return false;
   runTaskListeners(run, token, { queue, task: { ...wait }, then: { kind: 'complete', variables } });
   return true;
-}
-
-/**
- * Runs the `delete` listeners of a user task whose wait is being withdrawn (the instance is
- * cancelled, a boundary event interrupts): JUEL only, so they run here and now.
- */
-export function runDeleteListeners(run: Run, wait: UserTaskWait): void {
-  const token = run.token(wait.tokenId);
-  if (token === undefined) return;
-  const element = run.element(wait.elementId);
-  for (const index of listenersOf(element, 'delete')) {
-    const listener = element.listeners?.[index];
-    // A failing delete listener cannot stop the withdrawal (there is no step to roll back to here).
-    if (listener?.expression != null) evaluateListener(run, token, listener.expression, wait, null);
-  }
 }
 
 /** Runs queued listeners until one is JavaScript (its wait opens) or one fails (an incident). */
@@ -125,7 +109,8 @@ export function resumeTaskListeners(
   const token = run.token(wait.tokenId);
   run.closeWait(wait.waitId, 'completed');
   if (pending === undefined || token === undefined) return;
-  if (variables !== null && Object.keys(variables).length > 0) setVariables(run, token.scopeId, variables, token.id);
+  if (variables !== null && Object.keys(variables).length > 0)
+    setVariables(run, token.scopeId, variables, token.id);
   const before = pending.task.assignee;
   const task = assignee === undefined ? pending.task : { ...pending.task, assignee };
   const listener: Pick<ListenerModel, 'event'> = { event: wait.extension.attributes.event ?? '' };
@@ -211,39 +196,6 @@ function openListenerWait(
     taskListener: pending,
   };
   run.openWait(wait);
-}
-
-// Evaluates a JUEL listener with `task` and `execution` that can set variables; null when it ran.
-function evaluateListener(
-  run: Run,
-  token: TokenState,
-  expression: string,
-  task: UserTaskWait,
-  extra: Variables | null,
-): string | null {
-  const writes: Variables = {};
-  const write = (name: string, value: unknown) => {
-    writes[name] = value === undefined ? null : (JSON.parse(JSON.stringify(value ?? null)) as Variables[string]);
-  };
-  const scope = expressionScope(run, token);
-  const juelTask: JuelTask = {
-    id: task.waitId,
-    name: task.name,
-    assignee: task.assignee,
-    taskDefinitionKey: task.elementId,
-    processInstanceId: run.ctx.instance?.id ?? null,
-    executionId: token.id,
-    setVariable: write,
-  };
-  const variables = { ...tokenVariables(run.state, token), ...(extra ?? {}) };
-  const result = evaluateExpression(expression, variables, {
-    ...scope,
-    ...(scope.execution === undefined ? {} : { execution: { ...scope.execution, setVariable: write } }),
-    task: juelTask,
-  });
-  if (!result.ok) return result.message;
-  if (Object.keys(writes).length > 0) setVariables(run, token.scopeId, writes, token.id);
-  return null;
 }
 
 function listenerLabel(listener: ListenerModel, elementId: string): string {

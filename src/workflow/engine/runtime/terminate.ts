@@ -1,6 +1,6 @@
 import { dropCompensationIn, endCompensationRun } from './compensation-state.js';
 import type { Run } from './run.js';
-import { runDeleteListeners } from './task-listeners.js';
+import { runDeleteListeners } from './task-listener-runs.js';
 import type { TokenState } from './types.js';
 
 /**

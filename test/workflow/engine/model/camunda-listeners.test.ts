@@ -4,7 +4,10 @@ import { around, assertProblem, compileOne, compileProblems, definitions, elemen
 
 const userTask = (listeners: string, attributes = '') =>
   definitions(
-    around(`<bpmn:userTask id="t" ${attributes}><bpmn:extensionElements>${listeners}</bpmn:extensionElements></bpmn:userTask>`, 't'),
+    around(
+      `<bpmn:userTask id="t" ${attributes}><bpmn:extensionElements>${listeners}</bpmn:extensionElements></bpmn:userTask>`,
+      't',
+    ),
   );
 const taskListener = (event: string, body: string, attributes = '') =>
   `<camunda:taskListener event="${event}" ${attributes}>${body}</camunda:taskListener>`;
@@ -27,7 +30,12 @@ void describe('Camunda 7 listeners in models', () => {
         expression: null,
         script: "if(!!task.getVariable('approver')) {\n  task.setAssignee(approver);\n}",
       },
-      { kind: 'task', event: 'assignment', expression: null, script: "task.setVariable('approver', task.getAssignee());" },
+      {
+        kind: 'task',
+        event: 'assignment',
+        expression: null,
+        script: "task.setVariable('approver', task.getAssignee());",
+      },
     ]);
   });
 
@@ -47,7 +55,12 @@ void describe('Camunda 7 listeners in models', () => {
         <bpmn:sequenceFlow id="f2" sourceRef="t" targetRef="e"/>`),
     );
     assert.deepEqual(model.listeners, [
-      { kind: 'execution', event: 'start', expression: "juel:${execution.setVariable('p', 1)}", script: null },
+      {
+        kind: 'execution',
+        event: 'start',
+        expression: "juel:${execution.setVariable('p', 1)}",
+        script: null,
+      },
     ]);
     assert.deepEqual(
       element(model, 't', 'task').listeners?.map((l) => [l.event, l.expression]),
@@ -56,15 +69,30 @@ void describe('Camunda 7 listeners in models', () => {
         ['end', "juel:${execution.setVariable('b', 2)}"],
       ],
     );
-    assert.deepEqual(model.flows.f1?.listeners?.map((l) => l.event), ['take']);
+    assert.deepEqual(
+      model.flows.f1?.listeners?.map((l) => l.event),
+      ['take'],
+    );
     assert.equal(model.flows.f2?.listeners, undefined);
   });
 
   const refusals: [string, string, RegExp][] = [
-    ['the update event', taskListener('update', js('x')), /camunda:taskListener \(event 'update'\) of 't' is not supported/],
-    ['the timeout event', taskListener('timeout', js('x')), /\(event 'timeout'\) of 't' is not supported: .*timer boundary event/],
+    [
+      'the update event',
+      taskListener('update', js('x')),
+      /camunda:taskListener \(event 'update'\) of 't' is not supported/,
+    ],
+    [
+      'the timeout event',
+      taskListener('timeout', js('x')),
+      /\(event 'timeout'\) of 't' is not supported: .*timer boundary event/,
+    ],
     ['an unknown event', taskListener('later', js('x')), /\(event 'later'\) of 't' names an unknown event/],
-    ['a Groovy script', taskListener('create', js('x', 'groovy')), /is written in 'groovy', which weft cannot run/],
+    [
+      'a Groovy script',
+      taskListener('create', js('x', 'groovy')),
+      /is written in 'groovy', which weft cannot run/,
+    ],
     [
       'a script resource',
       taskListener('create', '<camunda:script scriptFormat="javascript" resource="a.js"/>'),

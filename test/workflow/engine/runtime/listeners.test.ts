@@ -35,9 +35,18 @@ void describe('task listeners in the engine', () => {
     assert.ok(listener.kind === 'script');
     assert.equal(listener.extension.name, 'taskListener');
     assert.equal(listener.extension.attributes.event, 'create');
-    assert.equal(run.effectsOf('waitOpened').filter((e) => e.wait.kind === 'userTask').length, 0, 'no task yet');
+    assert.equal(
+      run.effectsOf('waitOpened').filter((e) => e.wait.kind === 'userTask').length,
+      0,
+      'no task yet',
+    );
 
-    run.send({ type: 'taskListenerDone', waitId: listener.waitId, variables: { seen: true }, assignee: 'ada' });
+    run.send({
+      type: 'taskListenerDone',
+      waitId: listener.waitId,
+      variables: { seen: true },
+      assignee: 'ada',
+    });
     const task = run.wait('u');
     assert.ok(task.kind === 'userTask');
     assert.equal(task.assignee, 'ada');
@@ -47,19 +56,27 @@ void describe('task listeners in the engine', () => {
 
   void test('assignTask runs the assignment listeners and records the new assignee; a claim of a task held by another is refused', async () => {
     const run = new Scenario(
-      await model(userTask(`<camunda:taskListener event="assignment" expression="\${task.setVariable('who', task.assignee)}"/>`)),
+      await model(
+        userTask(
+          `<camunda:taskListener event="assignment" expression="\${task.setVariable('who', task.assignee)}"/>`,
+        ),
+      ),
     ).start({});
     const task = run.wait('u');
     run.send({ type: 'assignTask', waitId: task.waitId, assignee: 'bob', claim: true });
     assert.equal(run.variables().who, 'bob');
-    assert.deepEqual(run.effectsOf('taskAssigned'), [{ type: 'taskAssigned', waitId: task.waitId, assignee: 'bob' }]);
+    assert.deepEqual(run.effectsOf('taskAssigned'), [
+      { type: 'taskAssigned', waitId: task.waitId, assignee: 'bob' },
+    ]);
     const refused = run.try({ type: 'assignTask', waitId: task.waitId, assignee: 'cy', claim: true });
     assert.ok(!refused.ok && refused.error.code === 'notApplicable');
   });
 
   void test('a failing JUEL listener raises an incident; retrying after a fix runs it again', async () => {
     const run = new Scenario(
-      await model(userTask(`<camunda:taskListener event="create" expression="\${task.setVariable('x', a.b)}"/>`)),
+      await model(
+        userTask(`<camunda:taskListener event="create" expression="\${task.setVariable('x', a.b)}"/>`),
+      ),
     ).start({});
     assert.equal(run.incidents().length, 1);
     assert.match(run.incidents()[0]?.message ?? '', /task listener \(event 'create'\) of 'u' failed/);
@@ -71,7 +88,11 @@ void describe('task listeners in the engine', () => {
 
   void test('cancelling the instance runs the delete listeners of its open task', async () => {
     const run = new Scenario(
-      await model(userTask(`<camunda:taskListener event="delete" expression="\${execution.setVariable('deleted', true)}"/>`)),
+      await model(
+        userTask(
+          `<camunda:taskListener event="delete" expression="\${execution.setVariable('deleted', true)}"/>`,
+        ),
+      ),
     ).start({});
     run.send({ type: 'cancel' });
     assert.equal(run.variables().deleted, true);

@@ -69,13 +69,17 @@ export function readEventDefinition(
     case 'bpmn:ErrorEventDefinition': {
       const error = child(definition, 'errorRef');
       const errorCode = error === null ? null : str(error, 'errorCode');
+      // Camunda's extras only when written, so other models keep the plain definition.
+      const errorMessage = error === null ? null : nsAttr(error, NS.camunda, 'errorMessage');
+      const codeVariable = nsAttr(definition, NS.camunda, 'errorCodeVariable');
+      const messageVariable = nsAttr(definition, NS.camunda, 'errorMessageVariable');
       return {
         kind: 'error',
         errorCode,
         errorName: error === null ? null : str(error, 'name'),
-        errorMessage: error === null ? null : nsAttr(error, NS.camunda, 'errorMessage'),
-        codeVariable: nsAttr(definition, NS.camunda, 'errorCodeVariable'),
-        messageVariable: nsAttr(definition, NS.camunda, 'errorMessageVariable'),
+        ...(errorMessage === null ? {} : { errorMessage }),
+        ...(codeVariable === null ? {} : { codeVariable }),
+        ...(messageVariable === null ? {} : { messageVariable }),
       };
     }
     case 'bpmn:EscalationEventDefinition': {

@@ -8,7 +8,9 @@
  * - scope: the process or a sub-process; it owns child elements, start events and event sub-processes.
  * - FEEL text: an expression in the FEEL language, stored as source text (a Zeebe leading `=` removed).
  *   Static values written in the XML (an assignee "demo", a constant input) are turned into FEEL
- *   literals, so the engine always evaluates FEEL and never guesses.
+ *   literals, so the engine never guesses. A Camunda 7 JUEL expression (`${…}`) is stored in the
+ *   same places as its source behind a `juel:` mark (juel-text.ts), which no FEEL text can start
+ *   with; `runtime/expression.ts` evaluates either.
  *
  * Everything here is plain JSON-serialisable data: models are cached and may be stored.
  */

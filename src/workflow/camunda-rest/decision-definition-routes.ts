@@ -6,7 +6,7 @@ import type {
   CamundaDecisionQuery,
   DecisionReference,
 } from './decision-definition-api.js';
-import { pagingParameters, QueryParameters } from './query-parameters.js';
+import { idFilter, pagingParameters, QueryParameters } from './query-parameters.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 500 }) });
 const KeyParams = Type.Object({ key: Type.String({ maxLength: 500 }) });
@@ -98,12 +98,7 @@ export function decisionQueryOf(raw: unknown, paged: boolean): CamundaDecisionQu
   const sorting = paged ? parameters.sorting(sortFields) : undefined;
   return {
     query: {
-      // Every weft decision belongs to a tenant: asking for those without one selects none.
-      ids: withoutTenant
-        ? []
-        : id === undefined && idIn === undefined
-          ? undefined
-          : [...(id === undefined ? [] : [id]), ...(idIn ?? [])],
+      ids: idFilter(id, idIn, withoutTenant),
       key: parameters.text('key'),
       keyLike: parameters.text('keyLike'),
       name: parameters.text('name'),

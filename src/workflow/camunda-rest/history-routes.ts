@@ -6,7 +6,7 @@ import { historicProcessInstanceDto, statesOf, type HistoricState } from './hist
 import { readerScopeOf } from './member-scope.js';
 import type { CamundaInstanceQuery, CamundaProcessInstanceApi } from './process-instance-api.js';
 import { variableConditionsOf } from './process-instance-routes.js';
-import { pagingParameters, QueryParameters, sortingParameters } from './query-parameters.js';
+import { idFilter, pagingParameters, QueryParameters, sortingParameters } from './query-parameters.js';
 
 /**
  * Camunda 7's `/history/process-instance` list and count: weft's instances, running and ended, as
@@ -101,11 +101,7 @@ export function historyQueryOf(raw: unknown, paged: boolean): CamundaInstanceQue
   );
   return {
     query: {
-      ids: withoutTenant
-        ? ['00000000-0000-0000-0000-000000000000']
-        : id === undefined && ids === undefined
-          ? undefined
-          : [...(id === undefined ? [] : [id]), ...(ids ?? [])],
+      ids: idFilter(id, ids, withoutTenant),
       businessKey: parameters.text('processInstanceBusinessKey'),
       businessKeyLike: parameters.text('processInstanceBusinessKeyLike'),
       definitionIds: definitionId === undefined ? undefined : [definitionId],

@@ -8,7 +8,7 @@ import type {
 } from './process-definition-api.js';
 import { StartBody } from './process-definition-schemas.js';
 import { readerScopeOf } from './member-scope.js';
-import { pagingParameters, QueryParameters, sortingParameters } from './query-parameters.js';
+import { idFilter, pagingParameters, QueryParameters, sortingParameters } from './query-parameters.js';
 import { CamundaErrors } from './camunda-errors.js';
 import { IdParams, KeyParams, KeyTenantParams } from './resource-schemas.js';
 
@@ -108,11 +108,7 @@ export function definitionQueryOf(raw: unknown, paged: boolean): CamundaDefiniti
   );
   return {
     query: {
-      ids: withoutTenant
-        ? ['00000000-0000-0000-0000-000000000000']
-        : id === undefined && idIn === undefined
-          ? undefined
-          : [...(id === undefined ? [] : [id]), ...(idIn ?? [])],
+      ids: idFilter(id, idIn, withoutTenant),
       keys:
         key === undefined && keysIn === undefined
           ? undefined

@@ -10,7 +10,7 @@ import {
   type CamundaInstanceQuery,
   type CamundaProcessInstanceApi,
 } from './process-instance-api.js';
-import { pagingParameters, QueryParameters, sortingParameters } from './query-parameters.js';
+import { idFilter, pagingParameters, QueryParameters, sortingParameters } from './query-parameters.js';
 import { IdParams, VariableParams } from './resource-schemas.js';
 
 /** POST /process-instance/{id}/variables body. */
@@ -158,8 +158,7 @@ export function instanceQueryOf(raw: unknown, paged: boolean): CamundaInstanceQu
   );
   return {
     query: {
-      // Every weft instance has a tenant: withoutTenantId matches none.
-      ids: withoutTenant ? ['00000000-0000-0000-0000-000000000000'] : parameters.list('processInstanceIds'),
+      ids: idFilter(undefined, parameters.list('processInstanceIds'), withoutTenant),
       businessKey: parameters.text('businessKey'),
       businessKeyLike: parameters.text('businessKeyLike'),
       definitionIds: definitionId === undefined ? undefined : [definitionId],

@@ -158,3 +158,21 @@ export class QueryParameters {
 /** The names of the paging and sorting parameters, for the allowed lists. */
 export const pagingParameters = ['firstResult', 'maxResults'] as const;
 export const sortingParameters = ['sortBy', 'sortOrder'] as const;
+
+// The nil UUID: no weft row has it, so a filter on it selects nothing.
+const nothing = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Camunda's id filters (a single id and a list) as one list of ids: undefined when neither is given,
+ * and a list that selects nothing when `withoutTenantId` is asked, as every weft row belongs to an
+ * org (a tenant).
+ */
+export function idFilter(
+  one: string | undefined,
+  many: readonly string[] | undefined,
+  withoutTenant: boolean,
+): string[] | undefined {
+  if (withoutTenant) return [nothing];
+  if (one === undefined && many === undefined) return undefined;
+  return [...(one === undefined ? [] : [one]), ...(many ?? [])];
+}

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { ImmediateWork } from '../engine/driver/immediate-work.js';
-import { JAVASCRIPT_SCRIPT, type HistoryEntry } from '../engine/runtime/index.js';
+import { JAVASCRIPT_SCRIPT } from '../engine/runtime/index.js';
+import { javascriptFailure, javascriptRunHistory } from './javascript-run-record.js';
 import type { ScriptSandbox } from './sandbox.js';
 
 /**
@@ -27,34 +28,17 @@ export function javascriptWork(sandbox: ScriptSandbox, clock: Clock): ImmediateW
           executionId: wait.tokenId,
         },
       });
-      const history: HistoryEntry[] = [
-        {
-          kind: 'scriptStep',
-          elementId: wait.elementId,
-          elementType: 'scriptTask',
-          tokenId: wait.tokenId,
-          at: clock.now().toISOString(),
-          data: {
-            name: wait.elementId,
-            index: 0,
-            type: 'javascript',
-            duration_ms: Math.round(outcome.durationMs * 1000) / 1000,
-            status: outcome.status,
-            ...(outcome.status === 'error' ? { error: outcome.error.message } : {}),
-          },
-        },
+      const history = [
+        javascriptRunHistory(
+          wait,
+          { elementType: 'scriptTask', name: wait.elementId, index: 0 },
+          outcome,
+          clock,
+        ),
       ];
       if (outcome.status === 'error') {
-        const { message, line, column } = outcome.error;
-        const at = line === null ? '' : ` at line ${line}${column === null ? '' : `, column ${column}`}`;
-        return {
-          history,
-          event: {
-            type: 'fail',
-            waitId: wait.waitId,
-            message: `javascript script of '${wait.elementId}' failed${at}: ${message}`,
-          },
-        };
+        const message = javascriptFailure(`javascript script of '${wait.elementId}'`, outcome.error);
+        return { history, event: { type: 'fail', waitId: wait.waitId, message } };
       }
       return { history, event: { type: 'complete', waitId: wait.waitId, variables: outcome.changes } };
     },

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { ImmediateWork } from '../engine/driver/immediate-work.js';
-import { TASK_LISTENER_SCRIPT, type HistoryEntry } from '../engine/runtime/index.js';
+import { TASK_LISTENER_SCRIPT } from '../engine/runtime/index.js';
+import { javascriptFailure, javascriptRunHistory } from './javascript-run-record.js';
 import { isJsonObject } from './json-value.js';
 import type { ScriptSandbox } from './sandbox.js';
 
@@ -37,33 +38,17 @@ export function taskListenerWork(sandbox: ScriptSandbox, clock: Clock): Immediat
           eventName: event,
         },
       });
-      const history: HistoryEntry[] = [
-        {
-          kind: 'scriptStep',
-          elementId: wait.elementId,
-          elementType: 'userTask',
-          tokenId: wait.tokenId,
-          at: clock.now().toISOString(),
-          data: {
-            name: `taskListener:${event}`,
-            index: Number(wait.extension.attributes.index ?? 0),
-            type: 'javascript',
-            duration_ms: Math.round(outcome.durationMs * 1000) / 1000,
-            status: outcome.status,
-            ...(outcome.status === 'error' ? { error: outcome.error.message } : {}),
-          },
-        },
-      ];
+      const subject = {
+        elementType: 'userTask',
+        name: `taskListener:${event}`,
+        index: Number(wait.extension.attributes.index ?? 0),
+      };
+      const history = [javascriptRunHistory(wait, subject, outcome, clock)];
       if (outcome.status === 'error') {
-        const { message, line, column } = outcome.error;
-        const at = line === null ? '' : ` at line ${line}${column === null ? '' : `, column ${column}`}`;
+        const what = `javascript task listener (event '${event}') of '${wait.elementId}'`;
         return {
           history,
-          event: {
-            type: 'fail',
-            waitId: wait.waitId,
-            message: `javascript task listener (event '${event}') of '${wait.elementId}' failed${at}: ${message}`,
-          },
+          event: { type: 'fail', waitId: wait.waitId, message: javascriptFailure(what, outcome.error) },
         };
       }
       const left = isJsonObject(outcome.output) ? outcome.output.assignee : undefined;

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BasicAuthInterceptor, Client, Variables } from 'camunda-external-task-client-js';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createPool, withTransaction, type Pool } from '../src/platform/database/pool.js';
@@ -53,6 +54,11 @@ interface Round {
   perSecond: number;
   p50: number;
   p99: number;
+  /** CPU milliseconds per instance of the bench process (starts and workers) and of the service. */
+  benchCpuMs?: number;
+  serviceCpuMs?: number;
+  /** fetchAndLock answers per instance (Camunda's client only: weft's worker does not count them). */
+  fetchesPerInstance?: number;
 }
 
 /** A runner that measures one round of `instances` instances, and closes. */
@@ -107,6 +113,8 @@ async function openEngine(url: string): Promise<Engine> {
   const runner = (processKey: string, completions: ReturnType<typeof counter>) => {
     let completedBefore = 0;
     return async (): Promise<Round> => {
+      const benchCpu = process.cpuUsage();
+      const serviceCpu = await cpuMsOf(server.pid);
       const started = new Date();
       await runConcurrently(instances, startConcurrency, async () => {
         await call('POST', '/api/v1/process-instances', {
@@ -118,6 +126,8 @@ async function openEngine(url: string): Promise<Engine> {
       await completions.reached(completedBefore + instances);
       const elapsed = (Date.now() - started.getTime()) / 1000;
       completedBefore += instances;
+      const benchCpuUsed = process.cpuUsage(benchCpu);
+      const serviceCpuMs = ((await cpuMsOf(server.pid)) - serviceCpu) / instances;
       const { rows } = await watch.query<{ ms: number }>(
         `SELECT extract(epoch FROM ended_at - started_at) * 1000 AS ms FROM process_instances
          WHERE started_at >= $1 AND process_key = $2 ORDER BY 1`,
@@ -128,6 +138,8 @@ async function openEngine(url: string): Promise<Engine> {
         perSecond: instances / elapsed,
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
+        benchCpuMs: (benchCpuUsed.user + benchCpuUsed.system) / 1000 / instances,
+        serviceCpuMs,
       };
     };
   };
@@ -154,6 +166,7 @@ async function openEngine(url: string): Promise<Engine> {
   // (BENCH_CAMUNDA_AUTH=bearer sends the bench's JWT instead), got's default agent.
   const camundaCompletions = counter();
   const camundaErrors: unknown[] = [];
+  let camundaFetches = 0;
   const bearer =
     process.env.BENCH_CAMUNDA_AUTH === 'bearer' ? await call('POST', '/api/v1/auth/login', benchAdmin) : null;
   const clients = Array.from({ length: workerCount }, (_, i) => {
@@ -178,6 +191,7 @@ async function openEngine(url: string): Promise<Engine> {
       await taskService.complete(task, new Variables().set('done', true));
     });
     client.on('complete:success', camundaCompletions.add);
+    client.on('poll:success', () => camundaFetches++);
     for (const event of ['poll:error', 'complete:error'])
       client.on(event, (...args) => camundaErrors.push([event, ...args]));
     return client;
@@ -188,7 +202,9 @@ async function openEngine(url: string): Promise<Engine> {
   return {
     native: runner('bench', nativeCompletions),
     camunda: async () => {
-      const round = await camundaRound();
+      const fetchesBefore = camundaFetches;
+      const round = { ...(await camundaRound()), fetchesPerInstance: 0 };
+      round.fetchesPerInstance = (camundaFetches - fetchesBefore) / instances;
       if (camundaErrors.length > 0) throw new Error(`Camunda client errors: ${String(camundaErrors[0])}`);
       return round;
     },
@@ -200,6 +216,18 @@ async function openEngine(url: string): Promise<Engine> {
     },
   };
 }
+
+/** User and system CPU milliseconds `pid` has used (NaN where /proc cannot tell). */
+async function cpuMsOf(pid: number | undefined): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  } catch {
+    return NaN;
+  }
+}
+const ticksPerSecond = 100;
 
 /** The three transactions of one instance, as plain SQL with no engine, HTTP or JSON state. */
 async function openFloor(url: string): Promise<Runner> {
@@ -306,7 +334,7 @@ try {
       .toFixed(0)
       .padStart(
         6,
-      )} instances/s   p50 ${middle(figures.map((r) => r.p50)).toFixed(0)} ms   p99 ${middle(figures.map((r) => r.p99)).toFixed(0)} ms`;
+      )} instances/s   p50 ${middle(figures.map((r) => r.p50)).toFixed(0)} ms   p99 ${middle(figures.map((r) => r.p99)).toFixed(0)} ms   CPU/instance: bench ${middle(figures.map((r) => r.benchCpuMs ?? NaN)).toFixed(2)} ms, service ${middle(figures.map((r) => r.serviceCpuMs ?? NaN)).toFixed(2)} ms`;
   console.log(
     `floor (raw SQL, same 3 transactions)   ${mean(result.floors.map((r) => r.perSecond))
       .toFixed(0)
@@ -320,6 +348,9 @@ try {
   console.log(`\nworkers compared, ${rounds} more alternating rounds of ${instances} instances:`);
   console.log(row('weft/worker (/api/v1, no token)', camunda.floors));
   console.log(row(`Camunda client (/engine-rest, ${auth})`, camunda.subjects));
+  console.log(
+    `Camunda client fetchAndLock answers per instance: ${middle(camunda.subjects.map((r) => r.fetchesPerInstance ?? NaN)).toFixed(2)}`,
+  );
   console.log(
     `\ncamunda / native  ${camunda.ratio.toFixed(2)}   (rounds ${camunda.ratios.map((ratio) => ratio.toFixed(2)).join(' ')}; target ≥ 0.80)`,
   );

@@ -7,6 +7,10 @@
  * Floor and engine run in alternating rounds (see support/interleave.ts): BENCH_ROUNDS (default 5)
  * pairs of BENCH_INSTANCES (default 1000) instances each; the ratio is the median of the rounds'.
  * BENCH_WORKERS (default 4), BENCH_DATABASE_URL for another server.
+ *
+ * Then BENCH_ROUNDS more alternating pairs compare workers on the same service: weft/worker against
+ * Camunda 7's camunda-external-task-client-js through /engine-rest (HTTP Basic, or the bench's JWT
+ * with BENCH_CAMUNDA_AUTH=bearer), and print camunda/native (median of the pairs; target 0.8).
  */
 import { randomUUID } from 'node:crypto';
 import { BasicAuthInterceptor, Client, Variables } from 'camunda-external-task-client-js';

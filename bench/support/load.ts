@@ -35,6 +35,8 @@ export function toLoadResult(result: autocannon.Result): LoadResult {
 /** A server child process, ready once it printed `READY <port>`. */
 export interface ServerProcess {
   port: number;
+  /** The child's process id (to read its CPU time from /proc). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export function startServerProcess(file: string, env: Record<string, string>): P
       if (match?.[1]) {
         resolve({
           port: Number(match[1]),
+          pid: child.pid,
           stop: () =>
             new Promise((done) => {
               child.once('exit', () => done());

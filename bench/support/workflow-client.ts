@@ -5,8 +5,9 @@ import { hashPassword } from '../../src/workflow/identity/auth/passwords.js';
 import { workflowMigrationsDir } from '../../src/workflow/index.js';
 import { insertUser } from '../../src/workflow/identity/users/user-repository.js';
 
-const email = 'bench@example.com';
-const password = 'bench password';
+/** The benchmark administrator's login (a PlatformAdmin). */
+export const benchAdmin = { email: 'bench@example.com', password: 'bench password' } as const;
+const { email, password } = benchAdmin;
 
 /** Migrates a benchmark's workflow database and adds the PlatformAdmin the benchmark logs in as. */
 export async function prepareWorkflowBenchDatabase(url: string): Promise<void> {

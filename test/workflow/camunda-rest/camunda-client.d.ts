@@ -56,6 +56,8 @@ declare module 'camunda-external-task-client-js' {
       interval?: number;
       lockDuration?: number;
       asyncResponseTimeout?: number;
+      usePriority?: boolean;
+      maxParallelExecutions?: number;
       autoPoll?: boolean;
       interceptors?: Interceptor | Interceptor[] | BasicAuthInterceptor;
       use?: unknown;

@@ -37,7 +37,7 @@ describe("Camunda 7's DMN habits", () => {
     assert.equal(decide('x', null), 'other');
   });
 
-  test("a single result of a required table binds its output names to the values", () => {
+  test('a single result of a required table binds its output names to the values', () => {
     const dmn = requiring(
       {
         inputs: ['amount'],
@@ -61,7 +61,11 @@ describe("Camunda 7's DMN habits", () => {
         ],
       };
       const dmn = requiring(spec, 'group');
-      assert.deepEqual(evaluateDecision(dmn, 'use', { amount: 500 }).result, ['accounting', 'sales'], hitPolicy);
+      assert.deepEqual(
+        evaluateDecision(dmn, 'use', { amount: 500 }).result,
+        ['accounting', 'sales'],
+        hitPolicy,
+      );
       assert.deepEqual(evaluateDecision(dmn, 'use', { amount: 50 }).result, ['accounting'], hitPolicy);
     }
   });

@@ -50,7 +50,11 @@ function camundaTime(text: string | null): number {
   return Date.parse(text.replace(/\+0000$/, 'Z'));
 }
 
-async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -162,14 +166,28 @@ describe("Camunda 7's invoice example", () => {
       'clerk',
       'POST',
       '/process-definition/key/invoice/start',
-      { variables: startVariables(invoiceNumber, approver), businessKey: invoiceNumber, withVariablesInReturn: true },
+      {
+        variables: startVariables(invoiceNumber, approver),
+        businessKey: invoiceNumber,
+        withVariablesInReturn: true,
+      },
       200,
-    )) as { id: string; definitionId: string; ended: boolean; tenantId: string; variables: Record<string, Typed> };
+    )) as {
+      id: string;
+      definitionId: string;
+      ended: boolean;
+      tenantId: string;
+      variables: Record<string, Typed>;
+    };
   const complete = (as: keyof typeof people, task: Task, variables: Record<string, Typed> = {}) =>
     rest(as, 'POST', `/task/${task.id}/complete`, { variables });
   // An unassigned task is claimed first, as Camunda's Tasklist does: in weft only its assignee or an
   // Operator completes a task (docs/workflow/camunda7.md, Tasks).
-  const claimAndComplete = async (as: keyof typeof people, task: Task, variables: Record<string, Typed> = {}) => {
+  const claimAndComplete = async (
+    as: keyof typeof people,
+    task: Task,
+    variables: Record<string, Typed> = {},
+  ) => {
     assert.equal(task.assignee, null);
     await rest(as, 'POST', `/task/${task.id}/claim`, { userId: email(as) });
     await complete(as, task, variables);
@@ -217,7 +235,10 @@ describe("Camunda 7's invoice example", () => {
       fixtureFile('invoice/invoiceBusinessDecisions.dmn'),
       fixtureFile('invoice/invoice-clarification.bpmn'),
     ]);
-    const name = (file: { name: string; contents: string }) => ({ ...file, name: file.name.replace('invoice/', '') });
+    const name = (file: { name: string; contents: string }) => ({
+      ...file,
+      name: file.name.replace('invoice/', ''),
+    });
     const { payload, headers } = await modelerDeploymentRequest(name(invoice), {
       name: 'invoice',
       attachments: [name(decisions), name(clarification)],
@@ -234,22 +255,45 @@ describe("Camunda 7's invoice example", () => {
       id: string;
       name: string;
       tenantId: string;
-      deployedProcessDefinitions: Record<string, { key: string; name: string; version: number; resource: string }>;
-      deployedDecisionDefinitions: Record<string, { key: string; name: string; version: number; resource: string }>;
+      deployedProcessDefinitions: Record<
+        string,
+        { key: string; name: string; version: number; resource: string }
+      >;
+      deployedDecisionDefinitions: Record<
+        string,
+        { key: string; name: string; version: number; resource: string }
+      >;
     };
     assert.equal(deployment.name, 'invoice');
     assert.equal(deployment.tenantId, 'acme');
-    const summary = (definitions: Record<string, { key: string; name: string; version: number; resource: string }>) =>
+    const summary = (
+      definitions: Record<string, { key: string; name: string; version: number; resource: string }>,
+    ) =>
       Object.values(definitions)
         .map(({ key, name, version, resource }) => ({ key, name, version, resource }))
         .sort((a, b) => a.key.localeCompare(b.key));
     assert.deepEqual(summary(deployment.deployedProcessDefinitions), [
       { key: 'invoice', name: 'Invoice Receipt', version: 1, resource: 'invoice.v2.bpmn' },
-      { key: 'invoice-clarification', name: 'Invoice Clarification', version: 1, resource: 'invoice-clarification.bpmn' },
+      {
+        key: 'invoice-clarification',
+        name: 'Invoice Clarification',
+        version: 1,
+        resource: 'invoice-clarification.bpmn',
+      },
     ]);
     assert.deepEqual(summary(deployment.deployedDecisionDefinitions), [
-      { key: 'invoice-assign-approver', name: 'Assign Approver Group', version: 1, resource: 'invoiceBusinessDecisions.dmn' },
-      { key: 'invoiceClassification', name: 'Invoice Classification', version: 1, resource: 'invoiceBusinessDecisions.dmn' },
+      {
+        key: 'invoice-assign-approver',
+        name: 'Assign Approver Group',
+        version: 1,
+        resource: 'invoiceBusinessDecisions.dmn',
+      },
+      {
+        key: 'invoiceClassification',
+        name: 'Invoice Classification',
+        version: 1,
+        resource: 'invoiceBusinessDecisions.dmn',
+      },
     ]);
     // And it is listed.
     const listed = (await rest('developer', 'GET', `/deployment?id=${deployment.id}`)) as { id: string }[];
@@ -294,7 +338,10 @@ describe("Camunda 7's invoice example", () => {
     const prepare = await onlyTask(started.id, 'prepareBankTransfer');
     await assertCandidateGroups(started.id, 'prepareBankTransfer', ['accounting']);
     const prepareDue = camundaTime(prepare.due) - startTime;
-    assert.ok(prepareDue >= week && prepareDue < week + 60_000, `prepareBankTransfer is due ${prepareDue} ms after the start`);
+    assert.ok(
+      prepareDue >= week && prepareDue < week + 60_000,
+      `prepareBankTransfer is due ${prepareDue} ms after the start`,
+    );
     await claimAndComplete('accountant', prepare);
     assert.deepEqual(await tasksOf(started.id), []);
 
@@ -327,7 +374,10 @@ describe("Camunda 7's invoice example", () => {
     const sub = called[0]!;
     assert.equal(sub.processDefinitionKey, 'invoice-clarification');
     assert.equal(sub.state, 'ACTIVE');
-    const subVariables = (await rest('clerk', 'GET', `/process-instance/${sub.id}/variables`)) as Record<string, Typed>;
+    const subVariables = (await rest('clerk', 'GET', `/process-instance/${sub.id}/variables`)) as Record<
+      string,
+      Typed
+    >;
     assert.deepEqual(
       Object.fromEntries(Object.entries(subVariables).map(([name, typed]) => [name, typed.value])),
       {
@@ -396,7 +446,11 @@ describe("Camunda 7's invoice example", () => {
     assert.ok(path.includes('invoiceNotProcessed'), path.join(', '));
     for (const element of ['prepareBankTransfer', 'archiveInvoice', 'invoiceProcessed'])
       assert.ok(!path.includes(element), `${element} in ${path.join(', ')}`);
-    const external = (await rest('worker', 'GET', `/external-task?processInstanceId=${started.id}`)) as unknown[];
+    const external = (await rest(
+      'worker',
+      'GET',
+      `/external-task?processInstanceId=${started.id}`,
+    )) as unknown[];
     assert.deepEqual(external, []);
   });
 
@@ -407,6 +461,10 @@ describe("Camunda 7's invoice example", () => {
         (task) => task.taskDefinitionKey,
       );
     for (const group of ['accounting', 'sales', 'management', 'team-assistant'])
-      assert.deepEqual(await withGroup(group), groups.includes(group) ? [key] : [], `candidate group ${group}`);
+      assert.deepEqual(
+        await withGroup(group),
+        groups.includes(group) ? [key] : [],
+        `candidate group ${group}`,
+      );
   }
 });

@@ -13,6 +13,7 @@ import type {
   DmnBkm,
   DmnDecision,
   DmnDecisionService,
+  DmnDecisionTable,
   DmnInputData,
   DmnModel,
 } from './types.js';
@@ -178,6 +179,13 @@ export class DecisionGraph {
     const { decision } = compiled;
     ev.free ??= this.freeVariables(ev.inputs);
     const vars: Scope = { ...ev.free };
+    const requiredValues = compiled.requiredDecisions.map((required) => {
+      const value = this.decide(required.id, ev);
+      const entries = ev.tableEntries.get(required.id);
+      if (required.logic?.kind === 'decisionTable' && entries !== undefined)
+        Object.assign(vars, outputVariables(required.logic, entries));
+      return { name: required.name, value };
+    });
     for (const input of compiled.inputs) {
       if (!Object.hasOwn(ev.inputs, input.name) || ev.inputs[input.name] === undefined) {
         if (ev.run.strict) {
@@ -199,7 +207,7 @@ export class DecisionGraph {
         `input '${input.name}'`,
       );
     }
-    for (const required of compiled.requiredDecisions) vars[required.name] = this.decide(required.id, ev);
+    for (const { name, value } of requiredValues) vars[name] = value;
     for (const k of compiled.knowledge) vars[k.name] = this.invocable(k.id, ev);
     let raw: unknown;
     if (compiled.table !== null) {
@@ -285,4 +293,28 @@ export class DecisionGraph {
 
 function isDefined<T>(value: T | undefined): value is T {
   return value !== undefined;
+}
+
+/**
+ * The variables a required decision table gives the decisions that require it, as Camunda 7 binds
+ * them: its output names (the invoice example's `invoiceClassification`), besides the decision's own
+ * name that DMN 1.3 binds. One result of a single-result table binds each output to its value; the
+ * results of a COLLECT (without aggregation), RULE ORDER or OUTPUT ORDER table bind each output to
+ * the list of its values; no result binds nothing. The names of the DRG's own elements (input data,
+ * required decisions, knowledge) are bound after these and win.
+ */
+function outputVariables(table: DmnDecisionTable, entries: DecisionResultEntry[]): Scope {
+  if (entries.length === 0) return {};
+  const multiple =
+    (table.hitPolicy === 'COLLECT' && table.aggregation === null) ||
+    table.hitPolicy === 'RULE ORDER' ||
+    table.hitPolicy === 'OUTPUT ORDER';
+  if (!multiple && entries.length === 1) return { ...entries[0] };
+  const names = new Set(entries.flatMap((entry) => Object.keys(entry)));
+  return Object.fromEntries(
+    [...names].map((name) => [
+      name,
+      entries.filter((entry) => Object.hasOwn(entry, name)).map((entry) => entry[name]),
+    ]),
+  );
 }

@@ -47,7 +47,9 @@ export function compileDecisionTableEntries(table: DmnDecisionTable, env: Compil
   const rules: CompiledRule[] = table.rules.map((rule, index) => ({
     id: rule.id,
     index,
-    tests: rule.inputEntries.map((text) => compileUnaryTests(text)),
+    // An empty cell (`<text></text>`, as Camunda Modeler saves a cell left blank) matches any
+    // input, as in Camunda: it is `-`.
+    tests: rule.inputEntries.map((text) => compileUnaryTests(text.trim() === '' ? '-' : text)),
     outputs: rule.outputEntries.map((text) => compileExpression(text, env.scope)),
   }));
   const outputs = table.outputs.map((output, i) => ({

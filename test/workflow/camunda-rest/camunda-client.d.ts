@@ -18,6 +18,7 @@ declare module 'camunda-external-task-client-js' {
   export interface Task {
     id: string;
     topicName: string;
+    activityId: string;
     businessKey: string | null;
     processInstanceId: string;
     retries: number | null;

@@ -93,7 +93,12 @@ export class InstanceService {
    */
   async start(identity: Identity, request: StartRequest, db?: Pool | PoolClient): Promise<InstanceRecord> {
     requireOrgRole(identity, request.org_id, ['Operator']);
-    const input = { variables: request.variables ?? {}, businessKey: request.business_key ?? null };
+    // The starting user's email is `camunda:initiator`'s value (an API key's user's, too).
+    const input = {
+      variables: request.variables ?? {},
+      businessKey: request.business_key ?? null,
+      initiator: identity.email,
+    };
     const write = (
       definition: { id: string; org_id: string; process_key: string },
       options: { latestEnabled?: boolean } = {},

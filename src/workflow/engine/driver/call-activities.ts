@@ -131,7 +131,7 @@ export class CallActivities {
         found.definition,
         {
           variables: wait.variables,
-          businessKey: caller.business_key,
+          businessKey: wait.businessKey === undefined ? caller.business_key : wait.businessKey,
           parent: { instanceId: caller.id, waitId: wait.waitId, depth: depth + 1 },
         },
         db,

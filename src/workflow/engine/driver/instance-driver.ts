@@ -72,6 +72,7 @@ interface QueuedStart {
   definition: StartDefinition;
   variables: Variables;
   businessKey: string | null;
+  initiator: string | null;
   latestEnabled: boolean;
 }
 
@@ -130,6 +131,8 @@ export class InstanceDriver {
     input: {
       variables: Variables;
       businessKey: string | null;
+      /** The email of the user who starts the instance, for `camunda:initiator` (absent: none). */
+      initiator?: string | null;
       startEventId?: string;
       latestEnabled?: boolean;
       /** The call activity wait that starts this instance, and how deep the calls go. */
@@ -181,7 +184,12 @@ export class InstanceDriver {
    */
   startTogether(
     definition: StartDefinition,
-    input: { variables: Variables; businessKey: string | null; latestEnabled?: boolean },
+    input: {
+      variables: Variables;
+      businessKey: string | null;
+      initiator?: string | null;
+      latestEnabled?: boolean;
+    },
   ): Promise<DrivenInstance> {
     const latestEnabled = input.latestEnabled ?? false;
     const queueKey = `${definition.id}/${latestEnabled}`;
@@ -197,6 +205,7 @@ export class InstanceDriver {
       definition,
       variables: input.variables,
       businessKey: input.businessKey,
+      initiator: input.initiator ?? null,
       latestEnabled,
     });
   }
@@ -208,7 +217,11 @@ export class InstanceDriver {
     return writeBatch<QueuedStart, PlannedStart, DrivenInstance>(items, {
       db: this.options.pool,
       plan: (item) =>
-        this.planner.planStart(item.definition, { variables: item.variables, businessKey: item.businessKey }),
+        this.planner.planStart(item.definition, {
+          variables: item.variables,
+          businessKey: item.businessKey,
+          initiator: item.initiator,
+        }),
       rows: newInstanceRows(
         (instance) =>
           latestEnabled === undefined
@@ -221,6 +234,7 @@ export class InstanceDriver {
         this.start(item.definition, {
           variables: item.variables,
           businessKey: item.businessKey,
+          initiator: item.initiator,
           latestEnabled: item.latestEnabled,
         }),
     });

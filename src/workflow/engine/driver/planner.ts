@@ -133,6 +133,8 @@ export class Planner {
     input: {
       variables: Variables;
       businessKey?: string | null;
+      /** The email of the user who starts the instance (`camunda:initiator`); absent: none. */
+      initiator?: string | null;
       startEventId?: string;
       parent?: { instanceId: string };
     },
@@ -144,6 +146,7 @@ export class Planner {
     const startInput = {
       variables: input.variables,
       ...(input.startEventId === undefined ? {} : { startEventId: input.startEventId }),
+      ...(input.initiator === undefined ? {} : { initiator: input.initiator }),
       ...(input.parent === undefined ? {} : { calledByParent: true }),
     };
     const first = unwrap(await startInstancePausing(model, startInput, ctx, yieldToEventLoop));

@@ -4,7 +4,7 @@ import { readListeners } from './listeners.js';
 import { checkJavaVariableMapping, javaImplementation, javaImplementationProblem } from './java-parts.js';
 import { readJob } from './job-definition.js';
 import type { ModdleNode } from './moddle-node.js';
-import { bodyOf, bool, bpmnTypeName, child, str } from './moddle-node.js';
+import { bodyOf, bool, bpmnTypeName, child, NS, nsAttr, str } from './moddle-node.js';
 import { feelExpression } from './expressions.js';
 import { readMultiInstance } from './multi-instance.js';
 import { readStandardLoop } from './standard-loop.js';
@@ -123,8 +123,16 @@ function buildEvent(
   const eventDefinition = readEventDefinition(node, base.id, problems);
   if (eventDefinition === null) return null;
   switch (type) {
-    case 'startEvent':
-      return { ...base, type, eventDefinition, isInterrupting: bool(node, 'isInterrupting', true) };
+    case 'startEvent': {
+      const initiator = nsAttr(node, NS.camunda, 'initiator');
+      return {
+        ...base,
+        type,
+        eventDefinition,
+        isInterrupting: bool(node, 'isInterrupting', true),
+        ...(initiator === null ? {} : { initiator }),
+      };
+    }
     case 'boundaryEvent': {
       const host = child(node, 'attachedToRef');
       const attachedTo = host === null ? null : str(host, 'id');

@@ -20,6 +20,7 @@ export type {
   FlowModel,
   JobDefinition,
   ListenerModel,
+  MappingValue,
   ModelProblem,
   MultiInstanceModel,
   ProcessModel,

@@ -159,7 +159,8 @@ export function readDecision(node: ModdleNode, id: string, problems: Problems): 
 
 /**
  * Called process of a call activity: Zeebe `zeebe:calledElement processId`, else BPMN `calledElement`
- * with Camunda binding attributes and `camunda:in` / `camunda:out` variable passing.
+ * with Camunda binding attributes, `camunda:in` / `camunda:out` variable passing and the called
+ * instance's business key (`camunda:in businessKey`).
  */
 export function readCalledElement(
   node: ModdleNode,
@@ -206,6 +207,7 @@ export function readCalledElement(
       // Without camunda:in / camunda:out, pass everything both ways (the Zeebe default).
       propagateAllChildVariables: passing === null || passing.allOut,
       propagateAllParentVariables: passing === null || passing.allIn,
+      ...(passing === null || passing.businessKey === null ? {} : { businessKey: passing.businessKey }),
     },
     inputs: passing?.inputs ?? [],
     outputs: passing?.outputs ?? [],
@@ -222,6 +224,7 @@ function readCamundaPassing(node: ModdleNode, id: string, problems: Problems) {
     allOut: false,
     inputs: [] as VariableMapping[],
     outputs: [] as VariableMapping[],
+    businessKey: null as string | null,
   };
   for (const entry of entries) {
     const isIn = localName(entry) === 'in';
@@ -230,7 +233,13 @@ function readCamundaPassing(node: ModdleNode, id: string, problems: Problems) {
       else result.allOut = true;
       continue;
     }
-    if (genericAttr(entry, 'businessKey') !== null) continue;
+    const businessKey = genericAttr(entry, 'businessKey');
+    if (businessKey !== null) {
+      // Camunda reads the attribute on camunda:in only; a constant is the key itself.
+      if (isIn)
+        result.businessKey = feelValue(businessKey, { problems, elementId: id, what: 'business key' });
+      continue;
+    }
     const target = genericAttr(entry, 'target');
     const source = genericAttr(entry, 'source');
     const sourceExpression = genericAttr(entry, 'sourceExpression');

@@ -21,11 +21,23 @@ export type ElementType = ElementModel['type'];
 /** The element model of one type: `ElementOfType<'userTask'>` is {@link UserTaskModel}. */
 export type ElementOfType<T extends ElementType> = Extract<ElementModel, { type: T }>;
 
-/** A variable mapping: evaluate `expression` (FEEL text) and store the result under `target`. */
+/**
+ * A variable mapping: evaluate `expression` and store the result under `target`. The expression is
+ * model expression text (FEEL, or marked JUEL), or a Camunda 7 `camunda:list` / `camunda:map`
+ * whose items are evaluated one by one.
+ */
 export interface VariableMapping {
   target: string;
-  expression: string;
+  expression: MappingValue;
 }
+
+/**
+ * What a mapping evaluates: expression text, or Camunda 7's `camunda:list` (a JSON array of the
+ * items' values) or `camunda:map` (a JSON object; a later entry of the same key wins). Entry keys
+ * are constant text, as Camunda's Modeler writes them.
+ */
+export type MappingValue =
+  string | { list: MappingValue[] } | { map: { key: string; value: MappingValue }[] };
 
 /** An extension element of the weft namespace, kept as data for later extensions to read. */
 export interface RawXmlElement {
@@ -191,6 +203,12 @@ export interface StartEventModel extends ElementBase {
   type: 'startEvent';
   eventDefinition: EventDefinition;
   isInterrupting: boolean;
+  /**
+   * Camunda 7 `camunda:initiator` on a top-level start event: the variable the start sets to the
+   * email of the user who started the instance (null when no user did: a message, timer, signal or
+   * call). Absent when the model names none.
+   */
+  initiator?: string;
 }
 
 /** An end event: none, terminate, error, escalation, message or signal. */
@@ -361,6 +379,11 @@ export interface CallActivityModel extends ActivityBase {
     propagateAllChildVariables: boolean;
     /** Copy all parent variables into the child (Camunda `camunda:in variables="all"`). */
     propagateAllParentVariables: boolean;
+    /**
+     * Camunda `camunda:in businessKey="…"`: the expression text giving the called instance's
+     * business key. Absent: the called instance gets the caller's business key.
+     */
+    businessKey?: string;
   };
 }
 

@@ -1,7 +1,7 @@
 import type { ElementModel, JobDefinition, RawXmlElement } from '../model/index.js';
 import { openWaits, prepareBoundaryWaits } from './boundary.js';
 import { buildCatchWait, evaluateCorrelationKey } from './catch-waits.js';
-import { expressionScope } from './expression.js';
+import { evaluateExpression, expressionScope, type ExpressionScope } from './expression.js';
 import { evaluateFeel } from './feel.js';
 import { createWithListeners } from './task-listeners.js';
 import type { Run } from './run.js';
@@ -155,10 +155,20 @@ export function activityWork(run: Run, token: TokenState, element: ElementModel)
         : token.localScopeId === null
           ? {}
           : { ...run.scope(token.localScopeId).variables };
-      return {
-        kind: 'wait',
-        wait: { ...base, kind: 'callActivity', calledElement: element.calledElement, variables: passed },
+      const wait = {
+        ...base,
+        kind: 'callActivity' as const,
+        calledElement: element.calledElement,
+        variables: passed,
       };
+      if (element.calledElement.businessKey === undefined) return { kind: 'wait', wait };
+      const key = calledBusinessKey(
+        element.calledElement.businessKey,
+        variables(),
+        expressionScope(run, token),
+      );
+      if (!key.ok) return { kind: 'failed', message: `business key: ${key.message}` };
+      return { kind: 'wait', wait: { ...wait, businessKey: key.value } };
     }
     case 'intermediateThrowEvent':
     case 'endEvent':
@@ -169,6 +179,27 @@ export function activityWork(run: Run, token: TokenState, element: ElementModel)
     default:
       return { kind: 'failed', message: `'${element.id}' (${element.type}) is not an activity` };
   }
+}
+
+/** Characters of a business key (the API's limit). */
+const MAX_BUSINESS_KEY_LENGTH = 255;
+
+// Camunda turns the value into text; null leaves the called instance without a business key.
+function calledBusinessKey(
+  expression: string,
+  variables: Variables,
+  scope: ExpressionScope,
+): { ok: true; value: string | null } | { ok: false; message: string } {
+  const result = evaluateExpression(expression, variables, scope);
+  if (!result.ok) return result;
+  const value = result.value;
+  if (value === null) return { ok: true, value: null };
+  if (typeof value === 'object')
+    return { ok: false, message: 'the expression gives a list or a context, not a text' };
+  const text = String(value);
+  if (text.length > MAX_BUSINESS_KEY_LENGTH)
+    return { ok: false, message: `the text is over ${MAX_BUSINESS_KEY_LENGTH} characters` };
+  return { ok: true, value: text };
 }
 
 function externalTask(base: WaitBase, job: JobDefinition, variables: Variables): ActivityWork {

@@ -1,5 +1,6 @@
-import type { ElementModel, VariableMapping } from '../model/index.js';
-import { evaluateExpression, expressionScope } from './expression.js';
+import type { ElementModel, MappingValue, VariableMapping } from '../model/index.js';
+import { evaluateExpression, expressionScope, type ExpressionScope } from './expression.js';
+import type { FeelResult } from './feel.js';
 import { cloneJson, setOwn } from './json.js';
 import type { Run } from './run.js';
 import type { JsonValue, TokenState, Variables } from './types.js';
@@ -57,7 +58,7 @@ function evaluateMappings(
 ): Variables | null {
   const values: Variables = {};
   for (const mapping of mappings) {
-    const result = evaluateExpression(mapping.expression, context, expressionScope(run, token));
+    const result = evaluateMappingValue(mapping.expression, context, expressionScope(run, token));
     if (!result.ok) {
       run.raiseIncident(token, 'expression', `mapping '${mapping.target}': ${result.message}`, retry);
       return null;
@@ -67,6 +68,34 @@ function evaluateMappings(
     setOwn(values, name, value);
   }
   return values;
+}
+
+/**
+ * Evaluates a mapping's value: its expression, or each item of a Camunda `camunda:list` /
+ * `camunda:map` in order (the first failure is the result).
+ */
+export function evaluateMappingValue(
+  value: MappingValue,
+  variables: Variables,
+  scope: ExpressionScope,
+): FeelResult {
+  if (typeof value === 'string') return evaluateExpression(value, variables, scope);
+  if ('list' in value) {
+    const items: JsonValue[] = [];
+    for (const item of value.list) {
+      const result = evaluateMappingValue(item, variables, scope);
+      if (!result.ok) return result;
+      items.push(result.value);
+    }
+    return { ok: true, value: items };
+  }
+  const map: Variables = {};
+  for (const entry of value.map) {
+    const result = evaluateMappingValue(entry.value, variables, scope);
+    if (!result.ok) return result;
+    setOwn(map, entry.key, result.value);
+  }
+  return { ok: true, value: map };
 }
 
 /**

@@ -38,6 +38,11 @@ export interface StartInput {
   startEventId?: string;
   /** The instance is started by a call activity of another instance (see `InstanceState.calledByParent`). */
   calledByParent?: boolean;
+  /**
+   * Who starts the instance: the value of the start event's `camunda:initiator` variable (a user's
+   * email; null or absent when no user starts it: a message, a timer, a signal, a call activity).
+   */
+  initiator?: string | null;
 }
 
 /** An event fed back by the driver. */

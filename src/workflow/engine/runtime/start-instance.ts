@@ -1,6 +1,6 @@
 import type { ProcessModel } from '../model/index.js';
 import { instantiatesProcess } from './instantiating-receive.js';
-import { cloneJson, nonJsonPath } from './json.js';
+import { cloneJson, nonJsonPath, setOwn } from './json.js';
 import type { EngineContext, EngineResult, StartInput } from './protocol.js';
 import { runExecutionListeners } from './execution-listeners.js';
 import { Run } from './run.js';
@@ -57,6 +57,9 @@ function beginStart(model: ProcessModel, input: StartInput, ctx: EngineContext):
   }
   const rootScopeId = ctx.newId();
   const variables = cloneJson(input.variables);
+  // Set after the given variables, so a caller cannot pass someone else's id as the initiator.
+  if (start.type === 'startEvent' && start.initiator !== undefined)
+    setOwn(variables, start.initiator, input.initiator ?? null);
   const state: InstanceState = {
     format: 1,
     processKey: model.processKey,

@@ -208,6 +208,11 @@ export interface CallActivityWait extends WaitBase {
   kind: 'callActivity';
   calledElement: CallActivityModel['calledElement'];
   variables: Variables;
+  /**
+   * The called instance's business key, evaluated from `camunda:in businessKey` (null: none).
+   * Absent when the model gives none: the called instance gets the caller's business key.
+   */
+  businessKey?: string | null;
 }
 
 /** A send task without a job: the driver publishes the message and answers. */

@@ -90,15 +90,13 @@ export function decisionQueryOf(raw: unknown, paged: boolean): CamundaDecisionQu
     ? [...filterParameters, ...pagingParameters, 'sortBy', 'sortOrder']
     : filterParameters;
   const parameters = new QueryParameters(raw, allowed);
-  const id = parameters.text('decisionDefinitionId');
-  const idIn = parameters.list('decisionDefinitionIdIn');
   const versionText = parameters.text('version');
   const version = versionText === undefined ? undefined : parameters.whole('version');
   const withoutTenant = parameters.set('withoutTenantId');
   const sorting = paged ? parameters.sorting(sortFields) : undefined;
   return {
     query: {
-      ids: idFilter(id, idIn, withoutTenant),
+      ids: idFilter(parameters.values('decisionDefinitionId', 'decisionDefinitionIdIn'), withoutTenant),
       key: parameters.text('key'),
       keyLike: parameters.text('keyLike'),
       name: parameters.text('name'),

@@ -80,10 +80,6 @@ export function historyQueryOf(raw: unknown, paged: boolean): CamundaInstanceQue
     throw CamundaErrors.invalid('Only one process instance state can be asked for');
   const stateFilter: Pick<InstanceQuery, 'states' | 'suspended'> =
     wanted[0] === undefined ? {} : statesOf(wanted[0]);
-  const id = parameters.text('processInstanceId');
-  const ids = parameters.list('processInstanceIds');
-  const key = parameters.text('processDefinitionKey');
-  const keyIn = parameters.list('processDefinitionKeyIn');
   const definitionId = parameters.text('processDefinitionId');
   const withoutTenant = parameters.set('withoutTenantId');
   const sort = parameters.sort(
@@ -101,14 +97,11 @@ export function historyQueryOf(raw: unknown, paged: boolean): CamundaInstanceQue
   );
   return {
     query: {
-      ids: idFilter(id, ids, withoutTenant),
+      ids: idFilter(parameters.values('processInstanceId', 'processInstanceIds'), withoutTenant),
       businessKey: parameters.text('processInstanceBusinessKey'),
       businessKeyLike: parameters.text('processInstanceBusinessKeyLike'),
       definitionIds: definitionId === undefined ? undefined : [definitionId],
-      definitionKeys:
-        key === undefined && keyIn === undefined
-          ? undefined
-          : [...(key === undefined ? [] : [key]), ...(keyIn ?? [])],
+      definitionKeys: parameters.values('processDefinitionKey', 'processDefinitionKeyIn'),
       parentId: parameters.text('superProcessInstanceId'),
       open: finished ? false : unfinished ? true : undefined,
       withIncident: parameters.set('withIncidents') || undefined,

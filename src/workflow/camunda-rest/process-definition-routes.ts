@@ -84,10 +84,6 @@ export function definitionQueryOf(raw: unknown, paged: boolean): CamundaDefiniti
     raw,
     paged ? [...filterParameters, ...pagingParameters, ...sortingParameters] : filterParameters,
   );
-  const id = parameters.text('processDefinitionId');
-  const idIn = parameters.list('processDefinitionIdIn');
-  const key = parameters.text('key');
-  const keysIn = parameters.list('keysIn');
   const active = parameters.set('active');
   const suspended = parameters.set('suspended');
   if (active && suspended) throw CamundaErrors.invalid('active and suspended exclude each other');
@@ -108,11 +104,8 @@ export function definitionQueryOf(raw: unknown, paged: boolean): CamundaDefiniti
   );
   return {
     query: {
-      ids: idFilter(id, idIn, withoutTenant),
-      keys:
-        key === undefined && keysIn === undefined
-          ? undefined
-          : [...(key === undefined ? [] : [key]), ...(keysIn ?? [])],
+      ids: idFilter(parameters.values('processDefinitionId', 'processDefinitionIdIn'), withoutTenant),
+      keys: parameters.values('key', 'keysIn'),
       keyLike: parameters.text('keyLike'),
       name: parameters.text('name'),
       nameLike: parameters.text('nameLike'),

@@ -142,8 +142,6 @@ export function instanceQueryOf(raw: unknown, paged: boolean): CamundaInstanceQu
   const active = parameters.set('active');
   const suspended = parameters.set('suspended');
   if (active && suspended) throw CamundaErrors.invalid('active and suspended exclude each other');
-  const key = parameters.text('processDefinitionKey');
-  const keyIn = parameters.list('processDefinitionKeyIn');
   const definitionId = parameters.text('processDefinitionId');
   const withoutTenant = parameters.set('withoutTenantId');
   const sort = parameters.sort(
@@ -158,14 +156,11 @@ export function instanceQueryOf(raw: unknown, paged: boolean): CamundaInstanceQu
   );
   return {
     query: {
-      ids: idFilter(undefined, parameters.list('processInstanceIds'), withoutTenant),
+      ids: idFilter(parameters.list('processInstanceIds'), withoutTenant),
       businessKey: parameters.text('businessKey'),
       businessKeyLike: parameters.text('businessKeyLike'),
       definitionIds: definitionId === undefined ? undefined : [definitionId],
-      definitionKeys:
-        key === undefined && keyIn === undefined
-          ? undefined
-          : [...(key === undefined ? [] : [key]), ...(keyIn ?? [])],
+      definitionKeys: parameters.values('processDefinitionKey', 'processDefinitionKeyIn'),
       parentId: parameters.text('superProcessInstance'),
       open: true,
       suspended: suspended ? true : active ? false : undefined,

@@ -98,6 +98,17 @@ export class QueryParameters {
     return date;
   }
 
+  /**
+   * A parameter and its list form (`processDefinitionKey` and `processDefinitionKeyIn`) as one list
+   * of the values given; undefined when neither is.
+   */
+  values(single: string, list: string): string[] | undefined {
+    const one = this.text(single);
+    const many = this.list(list);
+    if (one === undefined && many === undefined) return undefined;
+    return [...(one === undefined ? [] : [one]), ...(many ?? [])];
+  }
+
   /** One of `values`. */
   oneOf<T extends string>(name: string, values: readonly T[]): T | undefined {
     const value = this.text(name);
@@ -163,16 +174,9 @@ export const sortingParameters = ['sortBy', 'sortOrder'] as const;
 const nothing = '00000000-0000-0000-0000-000000000000';
 
 /**
- * Camunda's id filters (a single id and a list) as one list of ids: undefined when neither is given,
- * and a list that selects nothing when `withoutTenantId` is asked, as every weft row belongs to an
- * org (a tenant).
+ * Camunda's id filter, or a list that selects nothing when `withoutTenantId` is asked, as every weft
+ * row belongs to an org (a tenant).
  */
-export function idFilter(
-  one: string | undefined,
-  many: readonly string[] | undefined,
-  withoutTenant: boolean,
-): string[] | undefined {
-  if (withoutTenant) return [nothing];
-  if (one === undefined && many === undefined) return undefined;
-  return [...(one === undefined ? [] : [one]), ...(many ?? [])];
+export function idFilter(ids: string[] | undefined, withoutTenant: boolean): string[] | undefined {
+  return withoutTenant ? [nothing] : ids;
 }

@@ -133,32 +133,19 @@ export function userTaskQueryOf(raw: unknown, paged: boolean): CamundaUserTaskQu
   const withoutGroups = parameters.set('withoutCandidateGroups');
   if (withGroups && withoutGroups)
     throw CamundaErrors.invalid('withCandidateGroups and withoutCandidateGroups exclude each other');
-  const candidateGroup = text('candidateGroup');
-  const candidateGroups = parameters.list('candidateGroups');
-  const groups =
-    candidateGroup === undefined && candidateGroups === undefined
-      ? undefined
-      : [...(candidateGroup === undefined ? [] : [candidateGroup]), ...(candidateGroups ?? [])];
+  const groups = parameters.values('candidateGroup', 'candidateGroups');
   const candidateUser = text('candidateUser');
   // Camunda's candidate queries leave out assigned tasks unless includeAssignedTasks says otherwise.
   const candidateQuery = groups !== undefined || candidateUser !== undefined;
   const includeAssigned = parameters.set('includeAssignedTasks');
-  const taskId = text('taskId');
-  const taskIdIn = parameters.list('taskIdIn');
-  const instanceId = text('processInstanceId');
-  const instanceIdIn = parameters.list('processInstanceIdIn');
-  const both = (one: string | undefined, many: string[] | undefined) =>
-    one === undefined && many === undefined
-      ? undefined
-      : [...(one === undefined ? [] : [one]), ...(many ?? [])];
   const dueDate = parameters.date('dueDate');
   const followUpDate = parameters.date('followUpDate');
   const createdOn = parameters.date('createdOn');
   const sorting = paged ? parameters.sorting(sortFields) : undefined;
   return {
     query: {
-      ids: both(taskId, taskIdIn),
-      processInstanceIds: both(instanceId, instanceIdIn),
+      ids: parameters.values('taskId', 'taskIdIn'),
+      processInstanceIds: parameters.values('processInstanceId', 'processInstanceIdIn'),
       businessKey: text('processInstanceBusinessKey'),
       processKey: text('processDefinitionKey'),
       definitionId: text('processDefinitionId'),

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createMigratedDatabase, type TestDatabase } from '../helpers/database.js';
+import type { TestDatabase } from '../helpers/database.js';
 import { launchBrowser, openPage, screenshot, seriousViolations } from '../helpers/browser.js';
-import { startTestWorkflow, type TestWorkflow } from '../helpers/workflow.js';
+import type { TestWorkflow } from '../helpers/workflow.js';
+import { logInWithPassword, startConsoleWorkflow, type ConsoleWorkflow } from './workflow-console-fixture.js';
 
 const discountDmn = readFile(
   new URL('../workflow/engine/api/fixtures/discount.dmn', import.meta.url),
@@ -38,6 +39,7 @@ const greetingWithDiagram = `<?xml version="1.0" encoding="UTF-8"?>
 </definitions>`;
 
 describe('workflow console: decisions, messages and signals, script playground', () => {
+  let service: ConsoleWorkflow;
   let database: TestDatabase;
   let workflow: TestWorkflow;
   let browser: Browser;
@@ -46,25 +48,15 @@ describe('workflow console: decisions, messages and signals, script playground',
   let token: string;
 
   before(async () => {
-    database = await createMigratedDatabase('workflow');
-    workflow = await startTestWorkflow({ database });
-    const userId = await workflow.createUser('dev@example.com', 'dev password');
-    const { rows } = await database.pool.query<{ id: string }>(
-      `INSERT INTO orgs (name, slug) VALUES ('Acme', 'acme') RETURNING id`,
-    );
-    orgId = rows[0]!.id;
-    await database.pool.query(
-      `INSERT INTO memberships (org_id, user_id, roles) VALUES ($1, $2, '{Developer,Operator}')`,
-      [orgId, userId],
-    );
+    service = await startConsoleWorkflow({ email: 'dev@example.com', password: 'dev password' });
+    ({ database, workflow, origin } = service);
+    orgId = service.orgId;
     token = await workflow.login('dev@example.com', 'dev password');
-    origin = new URL(await workflow.service.app.listen({ host: '127.0.0.1', port: 0 })).origin;
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
-    await workflow?.close();
-    await database?.drop();
+    await service?.close();
   });
 
   async function api(method: string, url: string, body: unknown, headers: Record<string, string> = {}) {
@@ -74,10 +66,7 @@ describe('workflow console: decisions, messages and signals, script playground',
   }
 
   async function logIn(page: Page, path: string): Promise<void> {
-    await page.goto(`${origin}${path}`);
-    await page.getByLabel('Email').fill('dev@example.com');
-    await page.getByLabel('Password').fill('dev password');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInWithPassword(page, `${origin}${path}`, 'dev@example.com', 'dev password');
   }
 
   test('a deployed decision is listed, drawn by dmn-js, and evaluates with its matched rule marked', async () => {

@@ -2,13 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { createMigratedDatabase, type TestDatabase } from '../helpers/database.js';
+import type { TestDatabase } from '../helpers/database.js';
 import { launchBrowser, openPage, screenshot, seriousViolations } from '../helpers/browser.js';
-import { startTestWorkflow, type TestWorkflow } from '../helpers/workflow.js';
+import type { TestWorkflow } from '../helpers/workflow.js';
+import { logInWithPassword, startConsoleWorkflow, type ConsoleWorkflow } from './workflow-console-fixture.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 describe('workflow console: processes and versions', () => {
+  let service: ConsoleWorkflow;
   let database: TestDatabase;
   let workflow: TestWorkflow;
   let browser: Browser;
@@ -16,31 +18,18 @@ describe('workflow console: processes and versions', () => {
   let orgId: string;
 
   before(async () => {
-    database = await createMigratedDatabase('workflow');
-    workflow = await startTestWorkflow({ database });
-    const userId = await workflow.createUser('dev@example.com', 'dev password');
-    const { rows } = await database.pool.query<{ id: string }>(
-      `INSERT INTO orgs (name, slug) VALUES ('Acme', 'acme') RETURNING id`,
-    );
-    orgId = rows[0]!.id;
-    await database.pool.query(
-      `INSERT INTO memberships (org_id, user_id, roles) VALUES ($1, $2, '{Developer,Operator}')`,
-      [orgId, userId],
-    );
-    origin = new URL(await workflow.service.app.listen({ host: '127.0.0.1', port: 0 })).origin;
+    service = await startConsoleWorkflow({ email: 'dev@example.com', password: 'dev password' });
+    ({ database, workflow, origin } = service);
+    orgId = service.orgId;
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
-    await workflow?.close();
-    await database?.drop();
+    await service?.close();
   });
 
   async function logIn(page: Page, path: string): Promise<void> {
-    await page.goto(`${origin}${path}`);
-    await page.getByLabel('Email').fill('dev@example.com');
-    await page.getByLabel('Password').fill('dev password');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInWithPassword(page, `${origin}${path}`, 'dev@example.com', 'dev password');
   }
 
   async function paymentVersion(): Promise<{ id: string; disabled: boolean }> {

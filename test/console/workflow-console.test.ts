@@ -1,34 +1,26 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { createMigratedDatabase, type TestDatabase } from '../helpers/database.js';
+import type { TestDatabase } from '../helpers/database.js';
 import { launchBrowser, openPage, screenshot, seriousViolations } from '../helpers/browser.js';
-import { startTestWorkflow, type TestWorkflow } from '../helpers/workflow.js';
+import type { TestWorkflow } from '../helpers/workflow.js';
+import { logInWithPassword, startConsoleWorkflow, type ConsoleWorkflow } from './workflow-console-fixture.js';
 
 describe('workflow console: shell, login and deep links', () => {
+  let service: ConsoleWorkflow;
   let database: TestDatabase;
   let workflow: TestWorkflow;
   let browser: Browser;
   let origin: string;
 
   before(async () => {
-    database = await createMigratedDatabase('workflow');
-    workflow = await startTestWorkflow({ database });
-    const userId = await workflow.createUser('ops@example.com', 'ops password');
-    const { rows } = await database.pool.query<{ id: string }>(
-      `INSERT INTO orgs (name, slug) VALUES ('Acme', 'acme') RETURNING id`,
-    );
-    await database.pool.query(
-      `INSERT INTO memberships (org_id, user_id, roles) VALUES ($1, $2, '{Developer,Operator}')`,
-      [rows[0]!.id, userId],
-    );
-    origin = new URL(await workflow.service.app.listen({ host: '127.0.0.1', port: 0 })).origin;
+    service = await startConsoleWorkflow({ email: 'ops@example.com', password: 'ops password' });
+    ({ database, workflow, origin } = service);
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
-    await workflow?.close();
-    await database?.drop();
+    await service?.close();
   });
 
   test('the service serves the app at /console/ with a strict CSP, and deep links load the app', async () => {
@@ -96,10 +88,7 @@ describe('workflow console: shell, login and deep links', () => {
     await database.pool.query(`INSERT INTO orgs (name, slug) VALUES ('Globex', 'globex')`);
     const { page, errors, close } = await openPage(browser);
     try {
-      await page.goto(`${origin}/console/`);
-      await page.getByLabel('Email').fill('root@example.com');
-      await page.getByLabel('Password').fill('root password');
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await logInWithPassword(page, `${origin}/console/`, 'root@example.com', 'root password');
       await page.getByRole('heading', { name: 'Processes' }).waitFor();
       const switcher = page.getByLabel('Organisation');
       const { rows } = await database.pool.query<{ id: string }>(`SELECT id FROM orgs ORDER BY name`);
@@ -122,10 +111,7 @@ describe('workflow console: shell, login and deep links', () => {
   test('fits a 390-px phone screen without horizontal scrolling', async () => {
     const { page, close } = await openPage(browser, { width: 390, height: 844 });
     try {
-      await page.goto(`${origin}/console/`);
-      await page.getByLabel('Email').fill('ops@example.com');
-      await page.getByLabel('Password').fill('ops password');
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await logInWithPassword(page, `${origin}/console/`, 'ops@example.com', 'ops password');
       await page.getByRole('heading', { name: 'Processes' }).waitFor();
       const overflow = await page.evaluate<number>(
         'document.documentElement.scrollWidth - window.innerWidth',

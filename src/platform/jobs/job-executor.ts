@@ -180,7 +180,8 @@ export class JobExecutor<J> {
     let broken: Error | undefined;
     try {
       await client.query(fence ? `${begin}; ${fence.check}` : begin);
-      const jobs = await this.options.fetch(client, clock.now(), this.batchSize);
+      const claimedAt = clock.now();
+      const jobs = await this.options.fetch(client, claimedAt, this.batchSize);
       result.claimed = jobs.length;
       if (jobs.length > 0) await this.options.prepare?.(jobs, client, clock.now());
       const batchHandled = !savepoints && this.options.handleAll !== undefined && jobs.length > 0;
@@ -232,8 +233,10 @@ export class JobExecutor<J> {
         }
       }
       result.fired += handled.length;
+      // Asked as of the claim: a job that fell due while the batch ran is the next due time (already
+      // past, so the loop goes on at once) rather than being skipped until the poll interval.
       if (askNextDue && jobs.length < this.batchSize && this.options.nextDue)
-        nextDue = await this.options.nextDue(client, clock.now());
+        nextDue = await this.options.nextDue(client, claimedAt);
       await client.query(fence ? fence.commit : 'COMMIT');
     } catch (error) {
       broken = await rollBack(client, error instanceof BatchRolledBack ? error.cause : error);

@@ -104,6 +104,34 @@ test('an idle loop wakes at the next due time, not after its poll interval', asy
   assert.ok((fired[0]?.latenessMs ?? -1) >= 0, 'not before its due time');
 });
 
+test('a timer falling due while an idle claim runs fires at once, not after the poll interval', async () => {
+  const start = new Date('2026-01-01T00:00:00Z');
+  // The claim sees the first instant; every later reading is two seconds on, as if the claim's
+  // transaction had been slow and the timer fell due meanwhile.
+  let readings = 0;
+  const clock: Clock = { now: () => new Date(start.getTime() + (readings++ === 0 ? 0 : 2_000)) };
+  const job = await arm({ kind: 'date', value: new Date(start.getTime() + 1_000).toISOString() }, clock);
+  readings = 0;
+  const fired: string[] = [];
+  const executor = createTimerExecutor({
+    pool: db.pool,
+    clock,
+    pollIntervalMs: 60_000,
+    handle: (claimed) => {
+      fired.push(claimed.id);
+      return Promise.resolve();
+    },
+    onError: () => Promise.resolve(),
+  });
+  executor.start();
+  try {
+    await waitFor('the timer to fire', () => fired.length === 1, 5_000);
+  } finally {
+    await executor.stop();
+  }
+  assert.deepEqual(fired, [job.id]);
+});
+
 test('stop() ends every loop: nothing fires afterwards', async () => {
   const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
   const fired: string[] = [];

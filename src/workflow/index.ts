@@ -83,6 +83,8 @@ export interface WorkflowService {
   fireDueTimers(): Promise<{ claimed: number; fired: number; failed: number }>;
   /** Runs one chunk of pending batch items now (tests on a moved clock, whose executor is not started). */
   runBatches(): Promise<{ claimed: number; fired: number; failed: number }>;
+  /** Runs the continuation jobs (asyncBefore/asyncAfter) due now, as the executor does on its own. */
+  runContinuationJobs(): Promise<{ claimed: number; fired: number; failed: number }>;
   /** Runs the connector jobs due now, as the connector executors do on their own. */
   runConnectorJobs(): Promise<{ claimed: number; fired: number; failed: number }>;
   /** Delivers the due rows of the thrown-event outbox now (tests without the background loop). */
@@ -228,6 +230,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
     fireDueTimers: () => engine.timers.runOnce(),
     runBatches: () => engine.batchRuns.runOnce(),
     runConnectorJobs: () => connectors.runOnce(),
+    runContinuationJobs: () => engine.continuations.runOnce(),
     deliverThrownEvents: () => engine.outbox.runOnce(),
     purgeHistory: () => engine.housekeeping.runOnce(),
     close: async () => {

@@ -13,6 +13,7 @@ import { UserTaskService } from '../user-tasks/user-task-service.js';
 import { EngineMetrics } from './driver/engine-metrics.js';
 import { combineImmediateWork, type ImmediateWork } from './driver/immediate-work.js';
 import { InstanceDriver } from './driver/instance-driver.js';
+import { createContinuationExecutor } from './continuation-executor.js';
 import type { ExtensionSpec } from './model/index.js';
 import { createMessagingServices } from '../events/messaging.js';
 import type { MessageService } from '../events/message-service.js';
@@ -72,6 +73,8 @@ export interface Engine {
   batches: BatchService;
   /** Runs one chunk of pending batch items now (every instance runs them on its own; tests call it by hand). */
   batchRuns: { runOnce(): Promise<{ claimed: number; fired: number; failed: number }> };
+  /** Runs the continuation jobs due now (every instance runs them on its own; tests call it by hand). */
+  continuations: { runOnce(): Promise<{ claimed: number; fired: number; failed: number }> };
   /** Fires the timers due now (the leader does this on its own; tests call it with a moved clock). */
   timers: { runOnce(): Promise<{ claimed: number; fired: number; failed: number }> };
   /** Delivers due thrown-event outbox rows now (every instance polls them; tests call it by hand). */
@@ -87,7 +90,10 @@ export function createEngine(deps: EngineDependencies): Engine {
   const metrics = new EngineMetrics(deps.metrics);
   const models = new ModelCache(deps.pool);
   const notifier = new TaskNotifier(deps.databaseUrl, deps.pool, deps.logger);
+  // The executor needs the driver; the driver wakes the executor when it writes continuation jobs.
+  const wake = { continuations: (): void => undefined };
   const driver = new InstanceDriver({
+    continuationsDue: () => wake.continuations(),
     pool: deps.pool,
     announcer: notifier,
     models,
@@ -97,6 +103,13 @@ export function createEngine(deps: EngineDependencies): Engine {
     maxStepsPerCall: deps.config.engineMaxSteps,
     maxMultiInstance: deps.config.engineMaxMultiInstance,
   });
+  const continuations = createContinuationExecutor({
+    pool: deps.pool,
+    clock: deps.clock,
+    driver,
+    logger: deps.logger,
+  });
+  wake.continuations = () => continuations.nudge();
   const events = createMessagingServices({ ...deps, driver, models });
   const timerMetrics = new TimerMetrics(deps.metrics);
   const firing = timerFiring(driver);
@@ -157,6 +170,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     migrations,
     batches: new BatchService(deps.pool, operations, deps.clock, batchRuns, deps.config.batchMaxItems),
     batchRuns,
+    continuations,
     timers,
     housekeeping,
     outbox: events.outbox,
@@ -169,6 +183,8 @@ export function createEngine(deps: EngineDependencies): Engine {
       events.outbox.start();
       // Every instance runs batch items too: SKIP LOCKED keeps their chunks apart.
       batchRuns.start();
+      // Every instance runs continuation jobs: SKIP LOCKED keeps them apart.
+      continuations.start();
       stopDuties = runWhileLeader(election, [timers, housekeeping], {
         metrics: timerMetrics,
         logger: deps.logger,
@@ -178,6 +194,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     close: async () => {
       await events.outbox.stop();
       await batchRuns.stop();
+      await continuations.stop();
       await events.outboxListener.close();
       await stopDuties?.();
       await election.stop();

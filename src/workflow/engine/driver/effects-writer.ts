@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Effect, HistoryEntry, ScriptWait, Wait } from '../runtime/index.js';
+import type { ContinuationWait, Effect, HistoryEntry, ScriptWait, Wait } from '../runtime/index.js';
 import { InvalidTimerError, parseTimerSchedule, type TimerSpec } from '../schedule/schedule.js';
 import { connectorJobInserts, connectorJobWaits, type NewConnectorJob } from '../store/connector-jobs.js';
+import { continuationJobInserts, continuationJobWaits } from '../store/continuation-jobs.js';
 import { outboxInserts, type ThrownEvent } from '../store/event-outbox.js';
 import {
   isSubscriptionWait,
@@ -34,6 +35,8 @@ export interface WrittenEffects {
   incidentsRaised: number;
   /** Connector jobs written (to wake the connector executor). */
   connectorJobsCreated: number;
+  /** Continuation jobs written (to wake the continuation executor). */
+  continuationJobsCreated: number;
   /** Message waits opened by the call and still open (a buffered message may be waiting for them). */
   messageWaits: Extract<Wait, { kind: 'message' }>[];
   /** Messages and signals the instance threw, written to `event_outbox`; delivered after commit. */
@@ -49,6 +52,7 @@ const closedTables = {
   userTask: userTaskWaits,
   timer: timerJobWaits,
   script: connectorJobWaits,
+  continuation: continuationJobWaits,
 } as const satisfies Record<string, WaitRows>;
 type ClosedKind = keyof typeof closedTables;
 
@@ -64,8 +68,10 @@ export class EffectWrites {
     userTask: [],
     timer: [],
     script: [],
+    continuation: [],
   };
   private readonly connectorJobs: Tagged<NewConnectorJob>[] = [];
+  private readonly continuationJobs: Tagged<ContinuationWait>[] = [];
   private readonly externalTasks: Tagged<ExternalTaskWait>[] = [];
   private readonly userTasks: Tagged<UserTaskWait>[] = [];
   private readonly timers: Tagged<ArmedTimer>[] = [];
@@ -85,6 +91,7 @@ export class EffectWrites {
     // Script waits still open when the call is written were not answered at once (pipelines are):
     // they are connector jobs, run later by the connector executor.
     const newJobs = new Map<string, ScriptWait>();
+    const newContinuations = new Map<string, ContinuationWait>();
     const newIncidents = new Map<string, RaisedIncident>();
     const newSubscriptions = new Map<string, SubscriptionWait>();
     const thrown: ThrownEvent[] = [];
@@ -97,6 +104,7 @@ export class EffectWrites {
           else if (effect.wait.kind === 'userTask') newUser.set(effect.wait.waitId, effect.wait);
           else if (effect.wait.kind === 'timer') newTimers.set(effect.wait.waitId, effect.wait);
           else if (effect.wait.kind === 'script') newJobs.set(effect.wait.waitId, effect.wait);
+          else if (effect.wait.kind === 'continuation') newContinuations.set(effect.wait.waitId, effect.wait);
           else if (isSubscriptionWait(effect.wait)) newSubscriptions.set(effect.wait.waitId, effect.wait);
           else if (effect.wait.kind === 'send') thrown.push(thrownMessage(effect.wait));
           break;
@@ -108,6 +116,7 @@ export class EffectWrites {
             !newUser.delete(effect.waitId) &&
             !newTimers.delete(effect.waitId) &&
             !newJobs.delete(effect.waitId) &&
+            !newContinuations.delete(effect.waitId) &&
             effect.kind in closedTables
           ) {
             this.closed[effect.kind as ClosedKind].push(tag(effect.waitId));
@@ -147,6 +156,7 @@ export class EffectWrites {
 
     for (const wait of newJobs.values())
       this.connectorJobs.push(tag({ wait, policy: extensionJobPolicy(wait) }));
+    for (const wait of newContinuations.values()) this.continuationJobs.push(tag(wait));
     for (const wait of newExternal.values()) this.externalTasks.push(tag(wait));
     for (const wait of newUser.values()) this.userTasks.push(tag(wait));
     for (const timer of armTimers([...newTimers.values()], target.now)) this.timers.push(tag(timer));
@@ -159,6 +169,7 @@ export class EffectWrites {
       userTasksCreated: newUser.size,
       incidentsRaised: newIncidents.size,
       connectorJobsCreated: newJobs.size,
+      continuationJobsCreated: newContinuations.size,
       messageWaits: [...newSubscriptions.values()].filter((w) => w.kind === 'message'),
       thrown,
     };
@@ -173,6 +184,7 @@ export class EffectWrites {
     for (const kind of Object.keys(closedTables) as ClosedKind[])
       deleteWaitRows(statement, rows, closedTables[kind], this.closed[kind]);
     insertRows(statement, rows, connectorJobInserts, this.connectorJobs);
+    insertRows(statement, rows, continuationJobInserts, this.continuationJobs);
     insertRows(statement, rows, externalTaskInserts, this.externalTasks);
     insertRows(statement, rows, userTaskInserts, this.userTasks);
     assignUserTasks(statement, rows, this.assigned);

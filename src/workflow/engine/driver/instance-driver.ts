@@ -47,6 +47,8 @@ export interface InstanceDriverOptions {
   maxAttempts?: number;
   /** How many committed instances to keep for {@link InstanceDriver.applyToRecent}. */
   recentInstances?: number;
+  /** Told after a write that opened continuation jobs (the continuation executor wakes). */
+  continuationsDue?: () => void;
 }
 
 /** One event of {@link InstanceDriver.applyAll}: `stored` is the instance as the caller read it. */
@@ -316,6 +318,27 @@ export class InstanceDriver {
   }
 
   /**
+   * {@link apply}, unless the call would raise an incident: then nothing is written and the message
+   * of the first incident comes back. A continuation job with retries left fails its attempt so
+   * (the job is retried later) instead of committing the incident.
+   */
+  async applyUnlessIncident(
+    instanceId: string,
+    event: EngineEvent,
+    db: Pool | PoolClient,
+  ): Promise<DrivenInstance | { incident: string }> {
+    const attempts = this.options.maxAttempts ?? 20;
+    for (let attempt = 1; ; attempt++) {
+      const planned = await this.planner.plan(instanceId, await readInstance(db, instanceId), event);
+      const raised = planned.effects.find((effect) => effect.type === 'incidentRaised');
+      if (raised !== undefined) return { incident: raised.incident.message };
+      const driven = await this.write(planned, undefined, db, 0);
+      if (driven) return driven;
+      if (attempt >= attempts) throw new InstanceContentionError();
+    }
+  }
+
+  /**
    * Applies an event to the instance as this process last committed it, without reading the row,
    * if the worker still holds `heldTask`: one attempt, its write guarded by that revision and by the
    * lock. Null when the instance is not held here, when the engine refuses the event on that state,
@@ -459,6 +482,7 @@ export class InstanceDriver {
     started: boolean,
   ): void {
     if (written.topics.size > 0) this.options.announcer.announce(written.topics);
+    if (written.continuationJobsCreated > 0) this.options.continuationsDue?.();
     const { metrics } = this.options;
     if (started) metrics.instance(instance.process_key, 'started');
     metrics.job('external_task', 'created', written.externalTasksCreated);

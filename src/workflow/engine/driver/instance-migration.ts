@@ -9,6 +9,7 @@ import {
   type MovedWait,
 } from '../runtime/index.js';
 import { connectorJobMoves } from '../store/connector-jobs.js';
+import { continuationJobMoves } from '../store/continuation-jobs.js';
 import { subscriptionMoves } from '../store/event-subscriptions.js';
 import { externalTaskMoves } from '../store/external-tasks.js';
 import { incidentMoves } from '../store/incidents.js';
@@ -71,6 +72,7 @@ const movedTables: Partial<Record<MovedWait['kind'], MovedRows>> = {
   userTask: userTaskMoves,
   timer: timerJobMoves,
   script: connectorJobMoves,
+  continuation: continuationJobMoves,
   message: subscriptionMoves,
   signal: subscriptionMoves,
 };

@@ -1,6 +1,7 @@
 import { readCorrelationKey, readEventDefinition } from './event-definitions.js';
 import { readMappings } from './io-mappings.js';
 import { readListeners } from './listeners.js';
+import { readAsyncContinuations, readJobRetryCycle } from './async-continuations.js';
 import { checkJavaVariableMapping, javaImplementation, javaImplementationProblem } from './java-parts.js';
 import { readJob } from './job-definition.js';
 import type { ModdleNode } from './moddle-node.js';
@@ -69,6 +70,10 @@ export function buildElement(
   const type = bpmnTypeName(node);
   const listeners = readListeners(node, id, type === 'userTask' ? 'userTask' : 'flowNode', problems);
   if (listeners.length > 0) base.listeners = listeners;
+  const continuations = readAsyncContinuations(node, id, problems);
+  if (continuations !== null) base.async = continuations;
+  const jobRetry = readJobRetryCycle(node, id, problems);
+  if (jobRetry !== null) base.jobRetry = jobRetry;
   if (!node.$type.startsWith('bpmn:')) {
     problems.add(id, `element '${id}' of type ${node.$type} is not supported`);
     return null;

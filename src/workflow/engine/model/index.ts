@@ -6,7 +6,9 @@ export { compileBpmn } from './compile.js';
 export { bpmnContentHash } from './content-hash.js';
 export { DEFAULT_MAX_LENGTH } from './xml-guard.js';
 export { NS as BPMN_NAMESPACES } from './moddle-node.js';
+export { defaultJobRetryCycle } from './async-continuations.js';
 export type {
+  AsyncContinuations,
   CallActivityModel,
   CompileOptions,
   ComplexGatewayModel,
@@ -19,6 +21,7 @@ export type {
   ExtensionSpec,
   FlowModel,
   JobDefinition,
+  JobRetryCycle,
   ListenerModel,
   MappingValue,
   ModelProblem,

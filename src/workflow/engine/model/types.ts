@@ -161,6 +161,32 @@ export interface ElementBase {
   extensions: RawXmlElement[];
   /** Camunda 7 execution listeners (and a user task's task listeners), in document order; absent in older models. */
   listeners?: ListenerModel[];
+  /** Camunda 7 asynchronous continuations (transaction boundaries); absent when the element has none. */
+  async?: AsyncContinuations;
+  /** `camunda:failedJobRetryTimeCycle` of the element's continuation jobs; absent for Camunda's default. */
+  jobRetry?: JobRetryCycle;
+}
+
+/**
+ * Where a flow node's execution is cut by a transaction boundary (Camunda 7's asynchronous
+ * continuations): the engine commits, and a job goes on from there later.
+ */
+export interface AsyncContinuations {
+  /** Before the element runs (`camunda:asyncBefore`): before its input mappings and start listeners. */
+  before: boolean;
+  /** After it completed (`camunda:asyncAfter`): after its end listeners, before its outgoing flows. */
+  after: boolean;
+  /** Before each instance of a multi-instance activity (on its loop characteristics). */
+  instanceBefore: boolean;
+  /** After each instance of a multi-instance activity, before it reports to the body. */
+  instanceAfter: boolean;
+}
+
+/** How a continuation job that fails is retried: `retries` more attempts, each after its interval. */
+export interface JobRetryCycle {
+  retries: number;
+  /** The wait before retry n is `intervalsMs[n - 1]`, the last one repeating. */
+  intervalsMs: number[];
 }
 
 /**

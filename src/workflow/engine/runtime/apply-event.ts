@@ -3,6 +3,8 @@ import { reopenActivityWait } from './activities.js';
 import { throwBpmnError } from './bpmn-errors.js';
 import { throwEscalation } from './escalations.js';
 import { propagateToCaller } from './call-errors.js';
+import { continueAfterJob } from './continuation-resume.js';
+import { failContinuation, reopenContinuation } from './continuations.js';
 import { cloneJson, nonJsonPath } from './json.js';
 import { modifyInstance } from './modify.js';
 import { continueMultiInstance } from './multi-instance.js';
@@ -85,6 +87,13 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
         resumeTaskListeners(run, wait, variables, undefined);
         return null;
       }
+      if (wait.kind === 'continuation') {
+        if (variables !== null) {
+          return { code: 'notApplicable', message: `continuation job '${wait.waitId}' takes no variables` };
+        }
+        continueAfterJob(run, wait);
+        return null;
+      }
       if (
         wait.kind === 'userTask' &&
         wait.role.kind === 'activity' &&
@@ -142,6 +151,7 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
       }
       if (wait.kind === 'script' && wait.taskListener !== undefined)
         failTaskListener(run, wait, event.message);
+      else if (wait.kind === 'continuation') failContinuation(run, wait, event.message);
       else fail(run, wait, event.message);
       return null;
     }
@@ -232,6 +242,9 @@ function retry(run: Run, incident: Incident): void {
       return;
     case 'taskListeners':
       runTaskListeners(run, token, incident.retry.pending);
+      return;
+    case 'continuation':
+      reopenContinuation(run, token, incident.retry.then);
       return;
     case 'continueMultiInstance':
       if (standardLoopOf(run.element(token.elementId)) !== null) continueStandardLoop(run, token);

@@ -1,6 +1,7 @@
 import { evaluateOwnConditions } from './conditions.js';
 import { handlerCompleted } from './compensation.js';
 import { recordCompensation } from './compensation-state.js';
+import { stopsAfter } from './continuations.js';
 import { runExecutionListeners } from './execution-listeners.js';
 import { leaveElement } from './leave.js';
 import { applyCompletion } from './mappings.js';
@@ -35,6 +36,22 @@ export function completeElement(run: Run, token: TokenState, variables: Variable
     token.loopCounter === null ? {} : { loopCounter: token.loopCounter },
   );
   recordCompensation(run, token, element);
+  if (token.loopCounter === null && token.compensationOf === undefined) {
+    if (token.localScopeId !== null) delete run.state.scopes[token.localScopeId];
+    token.localScopeId = null;
+    token.multiInstance = null;
+  }
+  if (stopsAfter(run, token, { kind: 'leave' })) return;
+  leaveCompleted(run, token);
+}
+
+/**
+ * What follows an element's completion (after its `asyncAfter` job, when it has one): an instance of
+ * a multi-instance activity or an iteration of a standard loop reports to its body, a compensation
+ * handler lets the next one run, any other token leaves by the element's outgoing flows.
+ */
+export function leaveCompleted(run: Run, token: TokenState): void {
+  const element = run.element(token.elementId);
   if (token.loopCounter !== null) {
     if (standardLoopOf(element) !== null) iterationCompleted(run, token);
     else instanceCompleted(run, token);
@@ -44,8 +61,5 @@ export function completeElement(run: Run, token: TokenState, variables: Variable
     handlerCompleted(run, token);
     return;
   }
-  if (token.localScopeId !== null) delete run.state.scopes[token.localScopeId];
-  token.localScopeId = null;
-  token.multiInstance = null;
   leaveElement(run, token);
 }

@@ -1,4 +1,5 @@
 import { enterActivity } from './activities.js';
+import { stopsBefore } from './continuations.js';
 import { enterEvent } from './events.js';
 import { runExecutionListeners } from './execution-listeners.js';
 import { enterGateway } from './gateways.js';
@@ -28,6 +29,7 @@ export function enterElement(run: Run, token: TokenState): void {
   if (!countStep(run, token)) return;
   const element = run.element(token.elementId);
   token.phase = 'active';
+  if (stopsBefore(run, token)) return;
   if ('multiInstance' in element && element.multiInstance !== null && token.loopCounter === null) {
     enterMultiInstance(run, token, element, element.multiInstance);
     return;

@@ -1,6 +1,7 @@
 import type { ElementModel, FlowModel } from '../model/index.js';
 import { buildCatchWait } from './catch-waits.js';
 import { arriveAtComplexJoin, splitAfterReset } from './complex-joins.js';
+import { stopsAfter } from './continuations.js';
 import { chooseFlows, flowsOf } from './flow-conditions.js';
 import { runExecutionListeners } from './execution-listeners.js';
 import { takeFlows } from './flows.js';
@@ -80,6 +81,7 @@ export function splitGateway(run: Run, token: TokenState): void {
   }
   if (element.outgoing.length > 1) run.history('gatewayDecision', element.id, token.id, { taken: ids });
   run.history('elementCompleted', element.id, token.id);
+  if (stopsAfter(run, token, { kind: 'take', flowIds: ids })) return;
   takeFlows(run, token, ids);
 }
 

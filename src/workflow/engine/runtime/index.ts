@@ -28,6 +28,7 @@ export type {
 export { evaluateExpression } from './expression.js';
 export type {
   CallActivityWait,
+  ContinuationWait,
   Incident,
   InstanceState,
   InstanceStatus,

@@ -41,6 +41,8 @@ export class Run {
   totalSteps = 0;
   /** Tokens whose next entry skips the element's input mappings (a modification's `skipIoMappings`). */
   readonly skipInputsOf = new Set<string>();
+  /** Tokens whose continuation job is running: their next entry does not stop at `asyncBefore` again. */
+  readonly pastAsyncBefore = new Set<string>();
   /** Steps the call may take beyond its total bound: the instances parallel bodies started in it. */
   multiInstanceSteps = 0;
   // Indexes of tokens by scope and waits by token, so a multi-instance body with thousands of

@@ -21,6 +21,7 @@ import type {
   CallActivityModel,
   ConditionalVariableEvent,
   DecisionReference,
+  JobRetryCycle,
   RawXmlElement,
   TimerDefinition,
 } from '../model/index.js';
@@ -260,6 +261,22 @@ export interface ConditionalWait extends WaitBase {
   variableEvents: ConditionalVariableEvent[];
 }
 
+/**
+ * An asynchronous continuation (Camunda 7's `asyncBefore`/`asyncAfter`): the call ends here, and a
+ * job the driver writes goes on later, in a transaction of its own. `then` is what the job does.
+ */
+export interface ContinuationWait extends WaitBase {
+  kind: 'continuation';
+  then:
+    /** Run the element (asyncBefore): its input mappings, start listeners and behaviour. */
+    | { kind: 'enter' }
+    /** Go on after the completed element (asyncAfter): leave it, or report an instance to its body. */
+    | { kind: 'leave' }
+    /** Take the flows a gateway chose (asyncAfter on a gateway). */
+    | { kind: 'take'; flowIds: string[] };
+  retry: JobRetryCycle;
+}
+
 /** An open wait. */
 export type Wait =
   | ExternalTaskWait
@@ -271,7 +288,8 @@ export type Wait =
   | MessageWait
   | TimerWait
   | SignalWait
-  | ConditionalWait;
+  | ConditionalWait
+  | ContinuationWait;
 
 /** Kinds of wait. */
 export type WaitKind = Wait['kind'];
@@ -291,7 +309,9 @@ export type IncidentRetry =
   /** Evaluate a conditional event's condition again (its wait stayed open). */
   | { action: 'evaluateCondition'; waitId: string }
   /** Run a user task's task listeners again from the one that failed. */
-  | { action: 'taskListeners'; pending: PendingTaskListeners };
+  | { action: 'taskListeners'; pending: PendingTaskListeners }
+  /** Open the continuation job again (a job that failed for a reason outside the model). */
+  | { action: 'continuation'; then: ContinuationWait['then'] };
 
 /** Why an incident was raised. */
 export type IncidentKind =

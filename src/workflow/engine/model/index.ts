@@ -7,12 +7,16 @@ export { bpmnContentHash } from './content-hash.js';
 export { DEFAULT_MAX_LENGTH } from './xml-guard.js';
 export { NS as BPMN_NAMESPACES } from './moddle-node.js';
 export type {
+  BusinessRuleTaskModel,
   CallActivityModel,
+  CalledElement,
+  CalledElementModel,
   CompileOptions,
   ComplexGatewayModel,
   CompileResult,
   ConditionalVariableEvent,
   DecisionReference,
+  DecisionReferenceModel,
   ElementModel,
   EndEventModel,
   EventDefinition,

@@ -109,7 +109,11 @@ function resolveVersion(
 }
 
 function evaluate(run: Run, token: TokenState, expression: string, what: string): Resolved<JsonValue> {
-  const result = evaluateExpression(expression, tokenVariables(run.state, token), expressionScope(run, token));
+  const result = evaluateExpression(
+    expression,
+    tokenVariables(run.state, token),
+    expressionScope(run, token),
+  );
   return result.ok ? result : { ok: false, message: `${what}: ${result.message}` };
 }
 
@@ -123,7 +127,11 @@ const MAX_SHOWN = 100;
 function describe(value: JsonValue): string {
   if (value === null) return 'null';
   const text = JSON.stringify(value);
-  const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a context' : `a ${typeof value}`;
+  const kind = Array.isArray(value)
+    ? 'a list'
+    : typeof value === 'object'
+      ? 'a context'
+      : `a ${typeof value}`;
   const cut = text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
   return `${kind} ${cut}`;
 }

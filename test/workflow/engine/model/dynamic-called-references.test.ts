@@ -58,7 +58,9 @@ void describe('called element and decision reference given by an expression', ()
 
   test('a constant called element and version stay constants, without expression fields', async () => {
     const model = await compileOne(
-      callActivity('calledElement="child" camunda:calledElementBinding="version" camunda:calledElementVersion="2"'),
+      callActivity(
+        'calledElement="child" camunda:calledElementBinding="version" camunda:calledElementVersion="2"',
+      ),
     );
     const called = element(model, 'c', 'callActivity').calledElement;
     assert.equal(called.processKey, 'child');
@@ -139,12 +141,7 @@ void describe('called element and decision reference given by an expression', ()
       'c',
       /FEEL syntax error in called element of 'c'/,
     ],
-    [
-      'an empty called element',
-      callActivity('calledElement=" "'),
-      'c',
-      /called element of 'c' is empty/,
-    ],
+    ['an empty called element', callActivity('calledElement=" "'), 'c', /called element of 'c' is empty/],
   ];
   for (const [name, xml, elementId, pattern] of refused) {
     test(`refused: ${name}`, async () => {

@@ -57,7 +57,7 @@ export function pinnedVersion(reference: DecisionReference): number | null {
       const number = /^[0-9]{1,9}$/.test(text) ? Number(text) : 0;
       if (number < 1) {
         throw new DecisionBindingError(
-          `decision '${decisionId}': binding 'version' needs a version number of 1 or more, not '${version ?? ''}' (expressions are not supported)`,
+          `decision '${decisionId}': binding 'version' needs a version number of 1 or more, not '${version ?? ''}'`,
           decisionId,
         );
       }

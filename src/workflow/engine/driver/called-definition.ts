@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '../../../platform/database/pool.js';
-import type { CallActivityModel } from '../model/index.js';
+import type { CalledElement } from '../model/index.js';
 import { findEnabledVersion, type StartableDefinition } from '../store/process-definitions.js';
 
 /** The version a call activity starts. */
@@ -14,7 +14,7 @@ export type CalledDefinition = StartableDefinition;
 export async function findCalledDefinition(
   db: Pool | PoolClient,
   caller: { orgId: string; definitionId: string },
-  called: CallActivityModel['calledElement'],
+  called: CalledElement,
 ): Promise<{ ok: true; definition: CalledDefinition } | { ok: false; message: string }> {
   const key = called.processKey;
   let which: Parameters<typeof findEnabledVersion>[3];

@@ -9,12 +9,16 @@ export { NS as BPMN_NAMESPACES } from './moddle-node.js';
 export { defaultJobRetryCycle } from './async-continuations.js';
 export type {
   AsyncContinuations,
+  BusinessRuleTaskModel,
   CallActivityModel,
+  CalledElement,
+  CalledElementModel,
   CompileOptions,
   ComplexGatewayModel,
   CompileResult,
   ConditionalVariableEvent,
   DecisionReference,
+  DecisionReferenceModel,
   ElementModel,
   EndEventModel,
   EventDefinition,

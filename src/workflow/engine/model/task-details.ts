@@ -1,10 +1,11 @@
-import { feelExpression, feelString, feelValue, isJuel, staticValue } from './expressions.js';
+import { feelExpression, feelString, feelValue, isJuel, type ExpressionSite } from './expressions.js';
 import type { ModdleNode } from './moddle-node.js';
 import { extension, extensionsIn, genericAttr, localName, nsAttr, NS, str } from './moddle-node.js';
 import type { Problems } from './problems.js';
 import type {
-  CallActivityModel,
+  CalledElementModel,
   DecisionReference,
+  DecisionReferenceModel,
   ScriptTaskModel,
   UserTaskModel,
   VariableMapping,
@@ -114,17 +115,28 @@ export function scriptFormatProblem(what: string, id: string, format: string): s
   return `${what} '${id}' is written in '${format}', which weft cannot run: write it in JavaScript (scriptFormat="javascript") or FEEL, as a <weft:pipeline> of jq, FEEL and Rhai steps, or make it an external task (camunda:type="external" camunda:topic="…") and run it in a worker`;
 }
 
-/** Decision reference: Zeebe `zeebe:calledDecision`, or Camunda `camunda:decisionRef` and friends. */
-export function readDecision(node: ModdleNode, id: string, problems: Problems): DecisionReference | null {
+/**
+ * Decision reference: Zeebe `zeebe:calledDecision`, or Camunda `camunda:decisionRef` and friends.
+ * The key (and the version of binding `version`) may be an expression, kept for the runtime.
+ */
+export function readDecision(
+  node: ModdleNode,
+  id: string,
+  problems: Problems,
+): DecisionReferenceModel | null {
   const zeebe = extension(node, NS.zeebe, 'calledDecision');
   const raw = (zeebe && genericAttr(zeebe, 'decisionId')) ?? nsAttr(node, NS.camunda, 'decisionRef');
   if (raw === null) return null;
-  const decisionId = staticValue(raw, { problems, elementId: id, what: 'decision reference' });
-  if (decisionId === null) return null;
+  const key = readKey(raw, { problems, elementId: id, what: 'decision reference' });
+  if (key === null) return null;
+  const decisionId = {
+    decisionId: key.constant,
+    ...(key.expression === null ? {} : { decisionIdExpression: key.expression }),
+  };
   if (zeebe !== null) {
     const binding = readBinding(genericAttr(zeebe, 'bindingType'), id, problems);
     return {
-      decisionId,
+      ...decisionId,
       binding,
       version: genericAttr(zeebe, 'versionTag'),
       mapDecisionResult: null,
@@ -132,10 +144,13 @@ export function readDecision(node: ModdleNode, id: string, problems: Problems): 
     };
   }
   const binding = readBinding(nsAttr(node, NS.camunda, 'decisionRefBinding'), id, problems);
-  const version =
-    binding === 'versionTag'
-      ? nsAttr(node, NS.camunda, 'decisionRefVersionTag')
-      : nsAttr(node, NS.camunda, 'decisionRefVersion');
+  const version = readVersion(
+    binding,
+    nsAttr(node, NS.camunda, 'decisionRefVersion'),
+    nsAttr(node, NS.camunda, 'decisionRefVersionTag'),
+    { problems, elementId: id, what: 'decision version' },
+  );
+  if (version === null) return null;
   const map = nsAttr(node, NS.camunda, 'mapDecisionResult');
   if (map !== null && !DECISION_RESULTS.includes(map)) {
     problems.add(
@@ -143,11 +158,10 @@ export function readDecision(node: ModdleNode, id: string, problems: Problems): 
       `camunda:mapDecisionResult '${map}' of '${id}' is not one of ${DECISION_RESULTS.join(', ')}`,
     );
   }
-  checkVersion(binding, version, id, problems);
   return {
-    decisionId,
+    ...decisionId,
     binding,
-    version,
+    ...version,
     // Camunda 7 maps with resultList when the attribute is absent; null stays Zeebe's "as evaluated".
     mapDecisionResult:
       map !== null && DECISION_RESULTS.includes(map)
@@ -160,14 +174,15 @@ export function readDecision(node: ModdleNode, id: string, problems: Problems): 
 /**
  * Called process of a call activity: Zeebe `zeebe:calledElement processId`, else BPMN `calledElement`
  * with Camunda binding attributes, `camunda:in` / `camunda:out` variable passing and the called
- * instance's business key (`camunda:in businessKey`).
+ * instance's business key (`camunda:in businessKey`). The key (and the version of binding `version`)
+ * may be an expression, kept for the runtime.
  */
 export function readCalledElement(
   node: ModdleNode,
   id: string,
   problems: Problems,
 ): {
-  calledElement: CallActivityModel['calledElement'];
+  calledElement: CalledElementModel;
   inputs: VariableMapping[];
   outputs: VariableMapping[];
 } | null {
@@ -177,12 +192,16 @@ export function readCalledElement(
     problems.add(id, `call activity '${id}' has no called element`);
     return null;
   }
-  const processKey = staticValue(raw, { problems, elementId: id, what: 'called element' });
-  if (processKey === null) return null;
+  const key = readKey(raw, { problems, elementId: id, what: 'called element' });
+  if (key === null) return null;
+  const processKey = {
+    processKey: key.constant,
+    ...(key.expression === null ? {} : { processKeyExpression: key.expression }),
+  };
   if (zeebe !== null) {
     return {
       calledElement: {
-        processKey,
+        ...processKey,
         binding: readBinding(genericAttr(zeebe, 'bindingType'), id, problems),
         version: genericAttr(zeebe, 'versionTag'),
         propagateAllChildVariables: genericAttr(zeebe, 'propagateAllChildVariables') !== 'false',
@@ -193,17 +212,19 @@ export function readCalledElement(
     };
   }
   const binding = readBinding(nsAttr(node, NS.camunda, 'calledElementBinding'), id, problems);
-  const version =
-    binding === 'versionTag'
-      ? nsAttr(node, NS.camunda, 'calledElementVersionTag')
-      : nsAttr(node, NS.camunda, 'calledElementVersion');
-  checkVersion(binding, version, id, problems);
+  const version = readVersion(
+    binding,
+    nsAttr(node, NS.camunda, 'calledElementVersion'),
+    nsAttr(node, NS.camunda, 'calledElementVersionTag'),
+    { problems, elementId: id, what: 'called element version' },
+  );
+  if (version === null) return null;
   const passing = readCamundaPassing(node, id, problems);
   return {
     calledElement: {
-      processKey,
+      ...processKey,
       binding,
-      version,
+      ...version,
       // Without camunda:in / camunda:out, pass everything both ways (the Zeebe default).
       propagateAllChildVariables: passing === null || passing.allOut,
       propagateAllParentVariables: passing === null || passing.allIn,
@@ -212,6 +233,46 @@ export function readCalledElement(
     inputs: passing?.inputs ?? [],
     outputs: passing?.outputs ?? [],
   };
+}
+
+/**
+ * A called key: constant text, or an expression (JUEL, or FEEL after `=`) that the runtime evaluates
+ * when the element is entered; null after a problem (an empty key, an expression that does not compile).
+ */
+function readKey(
+  raw: string,
+  site: ExpressionSite,
+): { constant: string; expression: null } | { constant: null; expression: string } | null {
+  const trimmed = raw.trim();
+  if (trimmed.startsWith('=') || isJuel(trimmed)) {
+    const expression = feelExpression(trimmed, site);
+    return expression === null ? null : { constant: null, expression };
+  }
+  if (trimmed === '') {
+    site.problems.add(site.elementId, `${site.what} of '${site.elementId}' is empty`);
+    return null;
+  }
+  return { constant: trimmed, expression: null };
+}
+
+/**
+ * The version of a Camunda binding: the version number of binding `version`, which may be an
+ * expression (Camunda 7 evaluates `calledElementVersion` / `decisionRefVersion`), or the version tag
+ * of `versionTag`; null after a problem.
+ */
+function readVersion(
+  binding: Binding,
+  version: string | null,
+  versionTag: string | null,
+  site: ExpressionSite,
+): { version: string | null; versionExpression?: string } | null {
+  const raw = binding === 'versionTag' ? versionTag : version;
+  checkVersion(binding, raw, site.elementId, site.problems);
+  if (binding !== 'version' || raw === null) return { version: raw };
+  const trimmed = raw.trim();
+  if (!trimmed.startsWith('=') && !isJuel(trimmed)) return { version: raw };
+  const expression = feelExpression(trimmed, site);
+  return expression === null ? null : { version: null, versionExpression: expression };
 }
 
 function readCamundaPassing(node: ModdleNode, id: string, problems: Problems) {

@@ -349,20 +349,35 @@ export interface ScriptTaskModel extends ActivityBase {
   implementedBy: string | null;
 }
 
-/** Where a business rule task finds its decision. */
+/** Where a business rule task finds its decision, once its key and version are known. */
 export interface DecisionReference {
   decisionId: string;
   binding: 'latest' | 'deployment' | 'version' | 'versionTag';
+  /** The version number (binding `version`) or version tag (`versionTag`) as text; null when not given. */
   version: string | null;
   /** Camunda 7 `mapDecisionResult`; null when not given (Zeebe stores the decision's output as is). */
   mapDecisionResult: 'singleEntry' | 'singleResult' | 'collectEntries' | 'resultList' | null;
   resultVariable: string | null;
 }
 
+/**
+ * A business rule task's decision reference as modelled: its key, and its version under binding
+ * `version`, are constant text or an expression evaluated when the task is entered (Camunda 7 JUEL
+ * `camunda:decisionRef="${…}"`, Zeebe FEEL `decisionId="=…"`), which gives a {@link DecisionReference}.
+ */
+export interface DecisionReferenceModel extends Omit<DecisionReference, 'decisionId'> {
+  /** The decision key as written, or null when {@link decisionIdExpression} gives it. */
+  decisionId: string | null;
+  /** Model expression text (FEEL, or marked JUEL) giving the decision key; absent for a constant. */
+  decisionIdExpression?: string;
+  /** Model expression text giving the version number of binding `version`; `version` is then null. */
+  versionExpression?: string;
+}
+
 /** Business rule task: evaluates a DMN decision (or is a job, as Camunda allows). */
 export interface BusinessRuleTaskModel extends ActivityBase {
   type: 'businessRuleTask';
-  decision: DecisionReference | null;
+  decision: DecisionReferenceModel | null;
   job: JobDefinition | null;
 }
 
@@ -394,23 +409,41 @@ export interface SubProcessModel extends ActivityBase, ScopeModel {
   startEventIds: string[];
 }
 
+/** The process a call activity starts, once its key and version are known. */
+export interface CalledElement {
+  processKey: string;
+  binding: 'latest' | 'deployment' | 'version' | 'versionTag';
+  /** The version number (binding `version`) or version tag (`versionTag`) as text; null when not given. */
+  version: string | null;
+  /** Copy all child variables back on completion (Zeebe default true; Camunda `camunda:out variables="all"`). */
+  propagateAllChildVariables: boolean;
+  /** Copy all parent variables into the child (Camunda `camunda:in variables="all"`). */
+  propagateAllParentVariables: boolean;
+  /**
+   * Camunda `camunda:in businessKey="…"`: the expression text giving the called instance's
+   * business key. Absent: the called instance gets the caller's business key.
+   */
+  businessKey?: string;
+}
+
+/**
+ * A call activity's called element as modelled: its key, and its version under binding `version`,
+ * are constant text or an expression evaluated when the activity is entered (Camunda 7 JUEL
+ * `calledElement="${…}"`, Zeebe FEEL `processId="=…"`), which gives a {@link CalledElement}.
+ */
+export interface CalledElementModel extends Omit<CalledElement, 'processKey'> {
+  /** The called process key as written, or null when {@link processKeyExpression} gives it. */
+  processKey: string | null;
+  /** Model expression text (FEEL, or marked JUEL) giving the process key; absent for a constant. */
+  processKeyExpression?: string;
+  /** Model expression text giving the version number of binding `version`; `version` is then null. */
+  versionExpression?: string;
+}
+
 /** Call activity: starts another process. */
 export interface CallActivityModel extends ActivityBase {
   type: 'callActivity';
-  calledElement: {
-    processKey: string;
-    binding: 'latest' | 'deployment' | 'version' | 'versionTag';
-    version: string | null;
-    /** Copy all child variables back on completion (Zeebe default true; Camunda `camunda:out variables="all"`). */
-    propagateAllChildVariables: boolean;
-    /** Copy all parent variables into the child (Camunda `camunda:in variables="all"`). */
-    propagateAllParentVariables: boolean;
-    /**
-     * Camunda `camunda:in businessKey="…"`: the expression text giving the called instance's
-     * business key. Absent: the called instance gets the caller's business key.
-     */
-    businessKey?: string;
-  };
+  calledElement: CalledElementModel;
 }
 
 /** Any element of a compiled process. */

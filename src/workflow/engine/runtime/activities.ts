@@ -1,6 +1,7 @@
 import type { ElementModel, JobDefinition, RawXmlElement } from '../model/index.js';
 import { openWaits, prepareBoundaryWaits } from './boundary.js';
 import { buildCatchWait, evaluateCorrelationKey } from './catch-waits.js';
+import { resolveCalledElement, resolveDecisionReference } from './called-references.js';
 import { evaluateExpression, expressionScope, type ExpressionScope } from './expression.js';
 import { evaluateFeel } from './feel.js';
 import { createWithListeners } from './task-listeners.js';
@@ -142,14 +143,19 @@ export function activityWork(run: Run, token: TokenState, element: ElementModel)
       if (element.implementedBy !== null)
         return extensionWork(base, element, element.implementedBy, variables());
       return scriptWork(base, element.script, element.resultVariable, variables());
-    case 'businessRuleTask':
+    case 'businessRuleTask': {
       if (element.job !== null) return externalTask(base, element.job, variables());
       if (element.decision === null) return { kind: 'failed', message: `'${element.id}' has no decision` };
+      const decision = resolveDecisionReference(run, token, element.id, element.decision);
+      if (!decision.ok) return { kind: 'failed', message: decision.message };
       return {
         kind: 'wait',
-        wait: { ...base, kind: 'decision', decision: element.decision, variables: variables() },
+        wait: { ...base, kind: 'decision', decision: decision.value, variables: variables() },
       };
+    }
     case 'callActivity': {
+      const called = resolveCalledElement(run, token, element.id, element.calledElement);
+      if (!called.ok) return { kind: 'failed', message: called.message };
       const passed = element.calledElement.propagateAllParentVariables
         ? variables()
         : token.localScopeId === null
@@ -158,7 +164,7 @@ export function activityWork(run: Run, token: TokenState, element: ElementModel)
       const wait = {
         ...base,
         kind: 'callActivity' as const,
-        calledElement: element.calledElement,
+        calledElement: called.value,
         variables: passed,
       };
       if (element.calledElement.businessKey === undefined) return { kind: 'wait', wait };

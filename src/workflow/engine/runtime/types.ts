@@ -18,7 +18,7 @@
  * All of it is plain JSON: the driver stores it as JSONB and hands it back with the next event.
  */
 import type {
-  CallActivityModel,
+  CalledElement,
   ConditionalVariableEvent,
   DecisionReference,
   JobRetryCycle,
@@ -207,7 +207,7 @@ export interface DecisionWait extends WaitBase {
 /** A call activity: the driver starts the child instance and answers when it ends. */
 export interface CallActivityWait extends WaitBase {
   kind: 'callActivity';
-  calledElement: CallActivityModel['calledElement'];
+  calledElement: CalledElement;
   variables: Variables;
   /**
    * The called instance's business key, evaluated from `camunda:in businessKey` (null: none).

@@ -1,4 +1,4 @@
-import { defaultJobRetryCycle } from '../model/index.js';
+import { defaultJobRetryCycle, type ElementModel } from '../model/index.js';
 import type { Run } from './run.js';
 import type { ContinuationWait, TokenState } from './types.js';
 
@@ -15,16 +15,29 @@ export type ContinuationStep = ContinuationWait['then'];
 
 // An inner token of a multi-instance activity follows the loop characteristics' flags; a body, or a
 // token of an element without multi-instance, the element's own. Iterations of a standard loop have
-// none: the element's flags apply to the loop as a whole.
+// none: the element's flags apply to the loop as a whole. A boundary event's token exists only once
+// its event happened and completes at once, so both of its flags cut after it completed (its
+// event's variables set), before its outgoing flow.
 function flags(run: Run, token: TokenState): { before: boolean; after: boolean } {
   const element = run.element(token.elementId);
+  const timer = timerRetried(element);
   const async = element.async;
-  if (async === undefined) return { before: false, after: false };
-  if (token.loopCounter === null) return { before: async.before, after: async.after };
+  if (element.type === 'boundaryEvent')
+    return { before: false, after: timer || async?.before === true || async?.after === true };
+  if (async === undefined) return { before: false, after: timer };
+  if (token.loopCounter === null) return { before: async.before, after: async.after || timer };
   const multiInstance = 'multiInstance' in element && element.multiInstance !== null;
   return multiInstance
     ? { before: async.instanceBefore, after: async.instanceAfter }
     : { before: false, after: false };
+}
+
+// A timer event with `camunda:failedJobRetryTimeCycle`: Camunda 7 retries its timer job when what
+// follows the firing fails. weft commits the firing and runs what follows the event in a
+// continuation job with that cycle.
+function timerRetried(element: ElementModel): boolean {
+  if (element.jobRetry === undefined || !('eventDefinition' in element)) return false;
+  return element.eventDefinition?.kind === 'timer' && element.type !== 'intermediateThrowEvent';
 }
 
 function stop(run: Run, token: TokenState, then: ContinuationStep): void {

@@ -161,4 +161,74 @@ void describe('asynchronous continuations in the engine', () => {
       [['continuation', 'cancelled']],
     );
   });
+
+  void test('a timer event with failedJobRetryTimeCycle runs what follows its firing in a continuation job with the cycle', async () => {
+    const cycle =
+      '<bpmn:extensionElements><camunda:failedJobRetryTimeCycle>R4/PT30S</camunda:failedJobRetryTimeCycle></bpmn:extensionElements>';
+    const run = new Scenario(
+      await compile(`
+        <bpmn:startEvent id="s"/>
+        <bpmn:intermediateCatchEvent id="wait">${cycle}<bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+        <bpmn:userTask id="u"/>
+        <bpmn:boundaryEvent id="late" attachedToRef="u">${cycle}<bpmn:timerEventDefinition><bpmn:timeDuration>PT2H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:boundaryEvent>
+        <bpmn:endEvent id="e"/>
+        <bpmn:endEvent id="lateEnd"/>
+        <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="wait"/>
+        <bpmn:sequenceFlow id="f2" sourceRef="wait" targetRef="u"/>
+        <bpmn:sequenceFlow id="f3" sourceRef="u" targetRef="e"/>
+        <bpmn:sequenceFlow id="f4" sourceRef="late" targetRef="lateEnd"/>`),
+    ).start({});
+    assert.equal(run.wait('wait').kind, 'timer', 'the token waits for the timer, not for a job');
+    run.complete('wait');
+    const afterCatch = run.wait('wait');
+    assert.ok(afterCatch.kind === 'continuation');
+    assert.deepEqual(afterCatch.then, { kind: 'leave' });
+    assert.deepEqual(afterCatch.retry, { retries: 4, intervalsMs: [30_000] });
+    run.send({ type: 'complete', waitId: afterCatch.waitId });
+
+    const boundary = run.waitsAt('late');
+    assert.equal(boundary.length, 1);
+    run.send({ type: 'complete', waitId: boundary[0]?.waitId ?? '' });
+    const afterBoundary = run.wait('late');
+    assert.ok(afterBoundary.kind === 'continuation');
+    assert.deepEqual(afterBoundary.then, { kind: 'leave' });
+    assert.deepEqual(run.tokens(), ['late'], 'the interrupting boundary ended the task in the firing call');
+    run.send({ type: 'complete', waitId: afterBoundary.waitId });
+    assert.equal(run.state.status, 'completed');
+    assert.ok(run.historyOf('elementCompleted').includes('lateEnd'));
+  });
+
+  void test('a timer event without the cycle goes on in the call that fired it', async () => {
+    const run = new Scenario(
+      await compile(`
+        <bpmn:startEvent id="s"/>
+        <bpmn:intermediateCatchEvent id="wait"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:intermediateCatchEvent>
+        <bpmn:endEvent id="e"/>
+        <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="wait"/>
+        <bpmn:sequenceFlow id="f2" sourceRef="wait" targetRef="e"/>`),
+    ).start({});
+    run.complete('wait');
+    assert.equal(run.state.status, 'completed');
+  });
+
+  void test("on a boundary event asyncBefore cuts after the event's variables are set, before its flow", async () => {
+    const run = new Scenario(
+      await compile(`
+        <bpmn:startEvent id="s"/>
+        <bpmn:userTask id="u"/>
+        <bpmn:boundaryEvent id="stop" attachedToRef="u" camunda:asyncBefore="true"><bpmn:timerEventDefinition><bpmn:timeDuration>PT1H</bpmn:timeDuration></bpmn:timerEventDefinition></bpmn:boundaryEvent>
+        <bpmn:endEvent id="e"/>
+        <bpmn:endEvent id="stopped"/>
+        <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="u"/>
+        <bpmn:sequenceFlow id="f2" sourceRef="u" targetRef="e"/>
+        <bpmn:sequenceFlow id="f3" sourceRef="stop" targetRef="stopped"/>`),
+    ).start({});
+    run.complete('stop', { reason: 'customer asked' });
+    const job = run.wait('stop');
+    assert.ok(job.kind === 'continuation');
+    assert.equal(run.variables().reason, 'customer asked');
+    assert.deepEqual(run.historyOf('flowTaken'), ['f1']);
+    run.send({ type: 'complete', waitId: job.waitId });
+    assert.deepEqual(run.historyOf('flowTaken'), ['f1', 'f3']);
+  });
 });

@@ -29,7 +29,10 @@ export function camundaFormRefDto(reference: FormReference | null | undefined): 
 }
 
 /** The FormDto of a model's form key and form reference. */
-export function formDto(formKey: string | null | undefined, reference: FormReference | null | undefined): FormDto {
+export function formDto(
+  formKey: string | null | undefined,
+  reference: FormReference | null | undefined,
+): FormDto {
   return { key: formKey ?? null, contextPath: null, camundaFormRef: camundaFormRefDto(reference) };
 }
 

@@ -22,7 +22,12 @@ export function registerCamundaRepository(
 ): void {
   const limits = { maxBytes: deps.bodyLimitBytes };
   registerDeploymentMultipart(scope, limits);
-  const bundles = new BundleDeployments(deps.pool, deps.engine.deployments, deps.decisions, deps.engine.forms);
+  const bundles = new BundleDeployments(
+    deps.pool,
+    deps.engine.deployments,
+    deps.decisions,
+    deps.engine.forms,
+  );
   registerDeploymentRoutes(scope, new CamundaDeploymentApi(deps.pool, bundles, tenants, deps.clock), limits);
   registerProcessDefinitionRoutes(
     scope,

@@ -300,18 +300,25 @@ function checkForms(
   if (inputs.length > 0 && input.draft === true)
     return {
       ok: false,
-      problems: [{ form: inputs[0]?.name ?? '', message: 'forms cannot be deployed with a draft: deploy them with a version' }],
+      problems: [
+        {
+          form: inputs[0]?.name ?? '',
+          message: 'forms cannot be deployed with a draft: deploy them with a version',
+        },
+      ],
     };
   const forms: FormDocument[] = [];
   const problems: { form: string; message: string }[] = [];
   const names = new Set<string>();
   for (const entry of inputs) {
-    if (names.has(entry.name)) problems.push({ form: entry.name, message: `two forms are named '${entry.name}'` });
+    if (names.has(entry.name))
+      problems.push({ form: entry.name, message: `two forms are named '${entry.name}'` });
     names.add(entry.name);
     const checked = checkFormSchema(entry.name, entry.schema);
     if (checked.ok) forms.push(checked.form);
     else problems.push({ form: entry.name, message: checked.message });
   }
-  for (const problem of formSetProblems(forms)) problems.push({ form: problem.name, message: problem.message });
+  for (const problem of formSetProblems(forms))
+    problems.push({ form: problem.name, message: problem.message });
   return problems.length === 0 ? { ok: true, forms } : { ok: false, problems };
 }

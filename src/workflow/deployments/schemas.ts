@@ -49,10 +49,12 @@ export const DeployBody = Type.Object(
             name: Type.String({
               minLength: 1,
               maxLength: 1000,
-              description: 'the resource name (camunda-forms:deployment:<name> finds the form by it), e.g. invoice.form',
+              description:
+                'the resource name (camunda-forms:deployment:<name> finds the form by it), e.g. invoice.form',
             }),
             schema: Type.Record(Type.String(), Type.Unknown(), {
-              description: "the form-js JSON of a Camunda Form (a .form file); its string `id` is the form's key",
+              description:
+                "the form-js JSON of a Camunda Form (a .form file); its string `id` is the form's key",
             }),
           },
           { additionalProperties: false },

@@ -37,7 +37,10 @@ export function parseFormFile(resourceName: string, text: string): CheckedForm {
  * than a request body may have).
  */
 export function checkFormSchema(resourceName: string, schema: unknown): CheckedForm {
-  const fail = (message: string): CheckedForm => ({ ok: false, message: `the form '${resourceName}' ${message}` });
+  const fail = (message: string): CheckedForm => ({
+    ok: false,
+    message: `the form '${resourceName}' ${message}`,
+  });
   if (resourceName.trim() === '' || resourceName.length > MAX_FORM_RESOURCE_NAME)
     return { ok: false, message: `a form's name must have 1 to ${MAX_FORM_RESOURCE_NAME} characters` };
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
@@ -48,8 +51,11 @@ export function checkFormSchema(resourceName: string, schema: unknown): CheckedF
   );
   if (hostile !== null) {
     const where = hostile.errors[0];
-    const at = where === undefined ? '' : ` (${where.path.replace(/^body\.?/, '') || 'the form'} ${where.message})`;
-    return fail(`cannot be stored: NUL characters, unpaired surrogates and nesting deeper than ${DEFAULT_MAX_JSON_DEPTH} levels are refused${at}`);
+    const at =
+      where === undefined ? '' : ` (${where.path.replace(/^body\.?/, '') || 'the form'} ${where.message})`;
+    return fail(
+      `cannot be stored: NUL characters, unpaired surrogates and nesting deeper than ${DEFAULT_MAX_JSON_DEPTH} levels are refused${at}`,
+    );
   }
   const id = (schema as Record<string, unknown>).id;
   if (typeof id !== 'string' || id.trim() === '')
@@ -71,7 +77,10 @@ export function formSetProblems(forms: readonly FormDocument[]): { name: string;
   for (const form of forms) {
     const other = keys.get(form.formKey);
     if (other !== undefined)
-      problems.push({ name: form.resourceName, message: `the form '${form.formKey}' is also defined in ${other}` });
+      problems.push({
+        name: form.resourceName,
+        message: `the form '${form.formKey}' is also defined in ${other}`,
+      });
     else keys.set(form.formKey, form.resourceName);
   }
   return problems;

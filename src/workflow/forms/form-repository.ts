@@ -24,12 +24,16 @@ const columns = 'f.id, f.org_id, f.form_key, f.version, f.resource_name, f.schem
  * Locks form keys of an org until the transaction ends, so concurrent deployments of a key take
  * versions one after the other; keys are locked in a fixed order so two deployments cannot deadlock.
  */
-export async function lockFormKeys(client: PoolClient, orgId: string, formKeys: readonly string[]): Promise<void> {
+export async function lockFormKeys(
+  client: PoolClient,
+  orgId: string,
+  formKeys: readonly string[],
+): Promise<void> {
   for (const key of [...new Set(formKeys)].sort())
-    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('weft.forms:' || $1 || ':' || $2, 0))", [
-      orgId,
-      key,
-    ]);
+    await client.query(
+      "SELECT pg_advisory_xact_lock(hashtextextended('weft.forms:' || $1 || ':' || $2, 0))",
+      [orgId, key],
+    );
 }
 
 /** The newest version of a key in an org; null when the key has none. */
@@ -44,7 +48,13 @@ export async function latestForm(db: Queryable, orgId: string, formKey: string):
 /** Stores the next version of a form, in the caller's transaction (which holds the key's lock). */
 export async function insertForm(
   client: PoolClient,
-  form: { orgId: string; formKey: string; version: number; resourceName: string; schema: Record<string, unknown> },
+  form: {
+    orgId: string;
+    formKey: string;
+    version: number;
+    resourceName: string;
+    schema: Record<string, unknown>;
+  },
 ): Promise<FormRecord> {
   const { rows } = await client.query<FormRecord>(
     `INSERT INTO forms AS f (org_id, form_key, version, resource_name, schema)
@@ -68,7 +78,11 @@ export type FormLookup =
   | { by: 'resource'; resourceName: string };
 
 /** The form a lookup finds for a process definition (in its org); null when there is none. */
-export async function findForm(db: Queryable, definitionId: string, lookup: FormLookup): Promise<FormRecord | null> {
+export async function findForm(
+  db: Queryable,
+  definitionId: string,
+  lookup: FormLookup,
+): Promise<FormRecord | null> {
   const sameDeployment = 'f.org_id = d.org_id AND f.deployed_at = d.deployed_at';
   const [condition, values] =
     lookup.by === 'latest'

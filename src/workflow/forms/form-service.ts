@@ -4,15 +4,20 @@ import type { FormReference } from '../engine/model/index.js';
 import { findDefinition } from '../engine/store/process-definitions.js';
 import { embeddedFormSchema } from './embedded-form.js';
 import type { FormDocument } from './form-document.js';
-import { findForm, insertForm, latestForm, lockFormKeys, type FormLookup, type FormRecord } from './form-repository.js';
+import {
+  findForm,
+  insertForm,
+  latestForm,
+  lockFormKeys,
+  type FormLookup,
+  type FormRecord,
+} from './form-repository.js';
 
 /*
  * Camunda Forms deployed alongside BPMN (docs/workflow/forms.md): stored as versions of their key,
  * and found for a user task or start event by its `camunda:formRef` or form key.
  */
 
-/** The form key prefix of a form deployed in the same deployment, by resource name (Camunda 7). */
-export const DEPLOYMENT_FORM_PREFIX = 'camunda-forms:deployment:';
 /** The form key prefix of a form embedded in the BPMN document (Camunda 8 Modeler). */
 export const EMBEDDED_FORM_PREFIX = 'camunda-forms:bpmn:';
 
@@ -101,7 +106,10 @@ export class FormService {
         const definition = await findDefinition(this.pool, definitionId);
         const schema = definition === null ? null : await embeddedFormSchema(definition.xml, formKey);
         if (schema !== null) return { kind: 'found', schema };
-        return { kind: 'missing', missing: { by: 'embedded', formId: formKey.slice(EMBEDDED_FORM_PREFIX.length) } };
+        return {
+          kind: 'missing',
+          missing: { by: 'embedded', formId: formKey.slice(EMBEDDED_FORM_PREFIX.length) },
+        };
       }
       const resourceName = deployedResourceName(formKey);
       if (resourceName === null) return { kind: 'notDeployed', formKey };

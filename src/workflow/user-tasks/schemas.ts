@@ -29,7 +29,9 @@ export const UserTaskDetails = Type.Object({
       }),
       Type.Null(),
     ],
-    { description: "The model's camunda:formRef: a Camunda Form deployed alongside, and which version of it" },
+    {
+      description: "The model's camunda:formRef: a Camunda Form deployed alongside, and which version of it",
+    },
   ),
   form: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
     description:

@@ -248,7 +248,12 @@ describe('/engine-rest/deployment', () => {
     const json = await fixture.camunda({ method: 'POST', url, body: { a: 1 }, authorization: developer });
     assertCamundaError(json, 415, 'RestException', /multipart/);
     const badForm = await deploy({ name: 'notes.form', contents: '{}' }, { name: 'forms only' });
-    assertCamundaError(badForm, 400, 'ParseException', /notes\.form.*has no string 'id'|has no string 'id'.*notes\.form/s);
+    assertCamundaError(
+      badForm,
+      400,
+      'ParseException',
+      /notes\.form.*has no string 'id'|has no string 'id'.*notes\.form/s,
+    );
     const text = await deploy({ name: 'readme.txt', contents: 'hello' }, { name: 'text' });
     assertCamundaError(text, 400, 'InvalidRequestException', /readme\.txt/);
     const huge = { name: 'huge.bpmn', contents: `${review.contents}<!--${'x'.repeat(5 * 1024 * 1024)}-->` };

@@ -178,7 +178,10 @@ describe('/engine-rest: Camunda Forms deployed alongside, task and start forms',
       listed.map((deployment) => deployment.id),
       [body.id],
     );
-    assert.deepEqual((await get(`/task/${taskIds.latest}/deployed-form`)).json(), form('invoice', 'Amount, second'));
+    assert.deepEqual(
+      (await get(`/task/${taskIds.latest}/deployed-form`)).json(),
+      form('invoice', 'Amount, second'),
+    );
     // The task bound to its deployment keeps the version deployed with its process.
     assert.deepEqual((await get(`/task/${taskIds.byRef}/deployed-form`)).json(), form('invoice', 'Amount'));
 

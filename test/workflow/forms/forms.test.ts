@@ -66,7 +66,11 @@ describe('Camunda Forms deployed with weft’s API and resolved for the task API
       body: { org_id: f.orgId, process_group_id: f.groupId, xml, forms, ...(draft ? { draft } : {}) },
     });
   const formsOf = (response: { json(): unknown }) =>
-    (response.json() as { forms: FormVersion[] }).forms.map((form) => [form.form_key, form.version, form.resource_name]);
+    (response.json() as { forms: FormVersion[] }).forms.map((form) => [
+      form.form_key,
+      form.version,
+      form.resource_name,
+    ]);
   // The label each task's form shows (null: no form), by task.
   const labels = async (instanceId: string) => {
     const listed = await f.workflow.request({
@@ -117,7 +121,9 @@ describe('Camunda Forms deployed with weft’s API and resolved for the task API
     });
 
     // A new process version deploys its (unchanged) form again, so that it finds it in its deployment.
-    const next = await deploy(bpmn('Forms, second'), [{ name: 'invoice.form', schema: invoiceForm('Amount v2') }]);
+    const next = await deploy(bpmn('Forms, second'), [
+      { name: 'invoice.form', schema: invoiceForm('Amount v2') },
+    ]);
     assert.equal(next.statusCode, 201, next.body);
     assert.deepEqual(formsOf(next), [['invoice', 3, 'invoice.form']]);
     const two = await f.start('forms');
@@ -142,7 +148,11 @@ describe('Camunda Forms deployed with weft’s API and resolved for the task API
     ).json() as { id: string; activity_id: string }[];
     const task = async (activity: string) => {
       const id = listed.find((row) => row.activity_id === activity)?.id;
-      const response = await f.workflow.request({ method: 'GET', url: `/api/v1/tasks/${id}`, token: f.tokens.reader });
+      const response = await f.workflow.request({
+        method: 'GET',
+        url: `/api/v1/tasks/${id}`,
+        token: f.tokens.reader,
+      });
       return response.json() as TaskDetails;
     };
     const version = await task('version');
@@ -168,7 +178,9 @@ describe('Camunda Forms deployed with weft’s API and resolved for the task API
     assert.equal(draft.statusCode, 400, draft.body);
     assert.match(draft.body, /forms cannot be deployed with a draft/);
     // Nothing of the refused deployments was stored: the latest version is still 3.
-    const again = await deploy(bpmn('Forms, second'), [{ name: 'invoice.form', schema: invoiceForm('Amount v2') }]);
+    const again = await deploy(bpmn('Forms, second'), [
+      { name: 'invoice.form', schema: invoiceForm('Amount v2') },
+    ]);
     assert.deepEqual(formsOf(again), [['invoice', 3, 'invoice.form']]);
   });
 });

@@ -25,7 +25,10 @@ export function readFormReference(
   const version = nsAttr(node, NS.camunda, 'formRefVersion');
   if (formKey === null) {
     if (binding !== null || version !== null)
-      problems.add(id, `${what} '${id}' has camunda:formRefBinding or camunda:formRefVersion without camunda:formRef`);
+      problems.add(
+        id,
+        `${what} '${id}' has camunda:formRefBinding or camunda:formRefVersion without camunda:formRef`,
+      );
     return null;
   }
   const before = problems.list.length;
@@ -52,7 +55,10 @@ export function readFormReference(
     if (version === null)
       problems.add(id, `${what} '${id}' has camunda:formRefBinding="version" without camunda:formRefVersion`);
     else if (!/^\s*[1-9]\d{0,8}\s*$/.test(version))
-      problems.add(id, `camunda:formRefVersion of ${what} '${id}' is '${version}': it must be a positive whole number`);
+      problems.add(
+        id,
+        `camunda:formRefVersion of ${what} '${id}' is '${version}': it must be a positive whole number`,
+      );
     else number = Number(version);
   }
   if (problems.list.length > before) return null;

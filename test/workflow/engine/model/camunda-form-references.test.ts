@@ -30,7 +30,11 @@ void describe('Camunda 7 camunda:formRef on user tasks and start events', () => 
       'userTask',
     );
     assert.deepEqual(version.formRef, { formKey: 'invoice', binding: 'version', version: 3 });
-    const none = element(await compileOne(withTask('camunda:formKey="embedded:app:x.html"')), 't', 'userTask');
+    const none = element(
+      await compileOne(withTask('camunda:formKey="embedded:app:x.html"')),
+      't',
+      'userTask',
+    );
     assert.equal('formRef' in none, false);
   });
 
@@ -51,18 +55,36 @@ void describe('Camunda 7 camunda:formRef on user tasks and start events', () => 
 
   test('expressions, unknown bindings, missing or bad versions and formKey beside formRef are refused', async () => {
     const juel = await compileProblems(withTask('camunda:formRef="${formName}"'));
-    assertProblem(juel, 't', /camunda:formRef of user task 't' is the expression '\$\{formName\}', which weft does not evaluate/);
-    const binding = await compileProblems(withTask('camunda:formRef="f" camunda:formRefBinding="versionTag"'));
-    assertProblem(binding, 't', /camunda:formRefBinding of user task 't' is 'versionTag': it must be latest, deployment or version/);
+    assertProblem(
+      juel,
+      't',
+      /camunda:formRef of user task 't' is the expression '\$\{formName\}', which weft does not evaluate/,
+    );
+    const binding = await compileProblems(
+      withTask('camunda:formRef="f" camunda:formRefBinding="versionTag"'),
+    );
+    assertProblem(
+      binding,
+      't',
+      /camunda:formRefBinding of user task 't' is 'versionTag': it must be latest, deployment or version/,
+    );
     const noVersion = await compileProblems(withTask('camunda:formRef="f" camunda:formRefBinding="version"'));
     assertProblem(noVersion, 't', /without camunda:formRefVersion/);
     const badVersion = await compileProblems(
       withTask('camunda:formRef="f" camunda:formRefBinding="version" camunda:formRefVersion="0"'),
     );
-    assertProblem(badVersion, 't', /camunda:formRefVersion of user task 't' is '0': it must be a positive whole number/);
+    assertProblem(
+      badVersion,
+      't',
+      /camunda:formRefVersion of user task 't' is '0': it must be a positive whole number/,
+    );
     const both = await compileProblems(withTask('camunda:formRef="f" camunda:formKey="k"'));
     assertProblem(both, 't', /has both camunda:formKey and camunda:formRef/);
     const orphan = await compileProblems(withTask('', 'camunda:formRefBinding="latest"'));
-    assertProblem(orphan, 'start', /camunda:formRefBinding or camunda:formRefVersion without camunda:formRef/);
+    assertProblem(
+      orphan,
+      'start',
+      /camunda:formRefBinding or camunda:formRefVersion without camunda:formRef/,
+    );
   });
 });

@@ -58,7 +58,7 @@ export class CamundaDeploymentApi {
     private readonly clock: Clock,
   ) {}
 
-  /** POST /deployment/create: every BPMN and DMN file in one transaction. */
+  /** POST /deployment/create: every BPMN, DMN and form file in one transaction. */
   async create(
     identity: Identity,
     form: DeploymentForm,
@@ -112,13 +112,19 @@ export class CamundaDeploymentApi {
             .map((decision) => ({ decision, resource: resource.name }))
         : [],
     );
+    const newForm = result.resources.find((resource) => resource.kind === 'form' && resource.form.created);
     // Nothing new: the answer is the deployment that holds the latest version of the first file's first
-    // process or decision, with no definitions, as Camunda answers a filtered duplicate.
+    // process, decision or form, with no definitions, as Camunda answers a filtered duplicate.
     const first = result.resources[0];
     const memberId =
       newProcesses[0]?.definition.id ??
       newDecisions[0]?.decision.id ??
-      (first?.kind === 'bpmn' ? first.definitions[0]?.id : first?.decisions[0]?.id);
+      (newForm?.kind === 'form' ? newForm.form.form.id : undefined) ??
+      (first?.kind === 'bpmn'
+        ? first.definitions[0]?.id
+        : first?.kind === 'dmn'
+          ? first.decisions[0]?.id
+          : first?.form.form.id);
     const deploymentId = memberId === undefined ? null : await deploymentIdOf(this.pool, memberId);
     const deployment = deploymentId === null ? undefined : await this.find(deploymentId, 'all');
     if (deployment === undefined) throw new Error('a deployment just written is not found');
@@ -180,8 +186,8 @@ export class CamundaDeploymentApi {
   }
 }
 
-// The files weft deploys: BPMN and DMN. Forms are not stored by weft and are left out; any other
-// file is refused, so that nothing is deployed without it.
+// The files weft deploys: BPMN, DMN and Camunda Forms; any other file is refused, so that nothing is
+// deployed without it.
 function deployableResources(form: DeploymentForm): BundleResource[] {
   const resources: BundleResource[] = [];
   const seen = new Set<string>();
@@ -194,14 +200,14 @@ function deployableResources(form: DeploymentForm): BundleResource[] {
       resources.push({ name: file.name, kind: 'bpmn', xml: file.content });
     else if (lower.endsWith('.dmn') || lower.endsWith('.dmn11.xml'))
       resources.push({ name: file.name, kind: 'dmn', xml: file.content });
-    else if (lower.endsWith('.form')) continue;
+    else if (lower.endsWith('.form')) resources.push({ name: file.name, kind: 'form', text: file.content });
     else
       throw CamundaErrors.invalid(
-        `The resource '${file.name}' cannot be deployed: weft deploys BPMN (.bpmn) and DMN (.dmn) files (forms, .form, are accepted and not stored)`,
+        `The resource '${file.name}' cannot be deployed: weft deploys BPMN (.bpmn), DMN (.dmn) and Camunda Form (.form) files`,
       );
   }
   if (resources.length === 0)
-    throw CamundaErrors.invalid('The deployment has no BPMN (.bpmn) or DMN (.dmn) resource');
+    throw CamundaErrors.invalid('The deployment has no BPMN (.bpmn), DMN (.dmn) or form (.form) resource');
   return resources;
 }
 
@@ -213,7 +219,9 @@ function parseException(error: BundleProblems, resources: readonly BundleResourc
   for (const [name, problems] of error.problems) {
     const resource = resources.find((candidate) => candidate.name === name);
     if (resource?.kind === 'bpmn') bpmn = true;
-    const errors = problems.map((problem) => problemDto(problem, resource?.xml ?? ''));
+    const errors = problems.map((problem) =>
+      problemDto(problem, resource === undefined || resource.kind === 'form' ? '' : resource.xml),
+    );
     Object.defineProperty(details, name, {
       value: { errors, warnings: [] },
       enumerable: true,

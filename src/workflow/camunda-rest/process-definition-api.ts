@@ -22,6 +22,10 @@ import {
 } from './process-instance-dto.js';
 import { isWeftId } from './query-parameters.js';
 import type { Tenants } from './tenants.js';
+import type { ModelCache } from '../deployments/model-cache.js';
+import type { FormService } from '../forms/form-service.js';
+import type { StartEventModel } from '../engine/model/index.js';
+import { deployedFormOf, formDto, type FormDto } from './form-dto.js';
 import { decodeVariables } from './variables.js';
 
 /** A page of GET /process-definition and the filters of it and of /count. */
@@ -43,6 +47,8 @@ export class CamundaProcessDefinitionApi {
     private readonly pool: Pool,
     private readonly instances: InstanceService,
     private readonly tenants: Tenants,
+    private readonly models: ModelCache,
+    private readonly forms: FormService,
   ) {}
 
   /** GET /process-definition. */
@@ -109,6 +115,29 @@ export class CamundaProcessDefinitionApi {
       http,
       body.withVariablesInReturn === true,
     );
+  }
+
+  /** GET …/startForm: the form key and `camunda:formRef` of the process's none start event. */
+  async startForm(ref: DefinitionRef, scope: TaskScope): Promise<FormDto> {
+    const definition = await this.resolve(ref, scope);
+    const start = await this.startEvent(definition.id);
+    return formDto(start?.formKey, start?.formRef);
+  }
+
+  /** GET …/deployed-start-form: the form-js JSON of the start form, found as a task's form is. */
+  async deployedStartForm(ref: DefinitionRef, scope: TaskScope): Promise<Record<string, unknown>> {
+    const definition = await this.resolve(ref, scope);
+    const start = await this.startEvent(definition.id);
+    const outcome = await this.forms.resolve(definition.id, start?.formKey ?? null, start?.formRef ?? null);
+    return deployedFormOf(outcome, () => Promise.resolve(definition.deployment_id));
+  }
+
+  // The start event whose form starts the process: its none start event (Camunda's initial one).
+  private async startEvent(definitionId: string): Promise<StartEventModel | undefined> {
+    const model = await this.models.get(definitionId);
+    const id = model.startEventIds.none[0];
+    const element = id === undefined ? undefined : model.elements[id];
+    return element?.type === 'startEvent' ? element : undefined;
   }
 
   /** The definition a request names, if the caller may see it; 404 (Camunda's wording) otherwise. */

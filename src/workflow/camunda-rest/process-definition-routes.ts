@@ -14,7 +14,7 @@ import { IdParams, KeyParams, KeyTenantParams } from './resource-schemas.js';
 
 /**
  * Camunda 7's `/process-definition` resource: list, count, get by id or key (in a tenant), the
- * XML, and starts. Reads need Reader, Operator or Developer in the definition's org; starts need
+ * XML, the start form, and starts. Reads need Reader, Operator or Developer in the definition's org; starts need
  * Operator, as on weft's own API.
  */
 export function registerProcessDefinitionRoutes(scope: HttpServer, api: CamundaProcessDefinitionApi): void {
@@ -47,6 +47,12 @@ export function registerProcessDefinitionRoutes(scope: HttpServer, api: CamundaP
     );
     scope.get(`${path}/xml`, { schema: { params } }, async (request) =>
       api.xml(refOf(request.params as Record<string, string>), readScope(request)),
+    );
+    scope.get(`${path}/startForm`, { schema: { params } }, async (request) =>
+      api.startForm(refOf(request.params as Record<string, string>), readScope(request)),
+    );
+    scope.get(`${path}/deployed-start-form`, { schema: { params } }, async (request) =>
+      api.deployedStartForm(refOf(request.params as Record<string, string>), readScope(request)),
     );
     scope.post(`${path}/start`, { schema: { params, body: StartBody } }, async (request) =>
       api.start(

@@ -22,11 +22,22 @@ export function registerCamundaRepository(
 ): void {
   const limits = { maxBytes: deps.bodyLimitBytes };
   registerDeploymentMultipart(scope, limits);
-  const bundles = new BundleDeployments(deps.pool, deps.engine.deployments, deps.decisions);
+  const bundles = new BundleDeployments(
+    deps.pool,
+    deps.engine.deployments,
+    deps.decisions,
+    deps.engine.forms,
+  );
   registerDeploymentRoutes(scope, new CamundaDeploymentApi(deps.pool, bundles, tenants, deps.clock), limits);
   registerProcessDefinitionRoutes(
     scope,
-    new CamundaProcessDefinitionApi(deps.pool, deps.engine.instances, tenants),
+    new CamundaProcessDefinitionApi(
+      deps.pool,
+      deps.engine.instances,
+      tenants,
+      deps.engine.models,
+      deps.engine.forms,
+    ),
   );
   const instances = new CamundaProcessInstanceApi(deps.pool, deps.engine.instances, tenants);
   registerProcessInstanceRoutes(scope, instances);

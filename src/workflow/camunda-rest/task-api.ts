@@ -9,6 +9,8 @@ import { CamundaError, CamundaErrors } from './camunda-errors.js';
 import { isWeftId, type Page } from './query-parameters.js';
 import { roleScopeOf } from './role-scope.js';
 import { taskDto, type TaskDto } from './task-dto.js';
+import { deploymentIdOf } from '../engine/store/deployment-view.js';
+import { deployedFormOf, formDto, type FormDto } from './form-dto.js';
 import type { Tenants } from './tenants.js';
 import { decodeVariables, encodeVariables, type TypedVariables } from './variables.js';
 
@@ -124,10 +126,25 @@ export class CamundaTaskApi {
     return encodeVariables(task.variables as Parameters<typeof encodeVariables>[0], names);
   }
 
-  /** GET /task/{id}/form: the form key of the model; weft serves no embedded forms by path. */
-  async form(taskId: string, identity: Identity): Promise<{ key: string | null; contextPath: null }> {
+  /** GET /task/{id}/form: the form key and `camunda:formRef` of the model. */
+  async form(taskId: string, identity: Identity): Promise<FormDto> {
     const task = await this.visibleTask(taskId, identity);
-    return { key: task.form_key, contextPath: null };
+    return formDto(task.form_key, task.form_ref);
+  }
+
+  /**
+   * GET /task/{id}/deployed-form: the form-js JSON of the task's form (a Camunda Form deployed
+   * alongside, or one embedded in the document), as GET /api/v1/tasks/{id} finds it.
+   */
+  async deployedForm(taskId: string, identity: Identity): Promise<Record<string, unknown>> {
+    const task = await this.visibleTask(taskId, identity);
+    let outcome;
+    try {
+      outcome = await this.service.form(identity, taskId);
+    } catch (error) {
+      throw notFoundAs(error, taskId);
+    }
+    return deployedFormOf(outcome, () => deploymentIdOf(this.pool, task.definition_id));
   }
 
   private async visibleTask(

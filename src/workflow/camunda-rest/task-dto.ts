@@ -1,5 +1,6 @@
 import type { UserTaskView } from '../engine/store/user-tasks.js';
 import { formatCamundaDate } from './camunda-date.js';
+import { camundaFormRefDto, type CamundaFormRefDto } from './form-dto.js';
 
 /*
  * weft's open user tasks in the shape of Camunda 7's TaskDto. weft keeps no owners, delegation,
@@ -33,7 +34,7 @@ export interface TaskDto {
   taskDefinitionKey: string;
   suspended: boolean;
   formKey: string | null;
-  camundaFormRef: null;
+  camundaFormRef: CamundaFormRefDto | null;
   tenantId: string | null;
 }
 
@@ -61,7 +62,7 @@ export function taskDto(task: UserTaskView): TaskDto {
     taskDefinitionKey: task.activity_id,
     suspended: task.suspended,
     formKey: task.form_key,
-    camundaFormRef: null,
+    camundaFormRef: camundaFormRefDto(task.form_ref),
     tenantId: task.org_slug,
   };
 }

@@ -73,6 +73,10 @@ export function registerTaskRoutes(scope: HttpServer, api: CamundaTaskApi): void
   scope.get('/task/:id/form', { schema: { params: TaskIdParams } }, async (request) =>
     api.form(request.params.id, identityOf(request)),
   );
+
+  scope.get('/task/:id/deployed-form', { schema: { params: TaskIdParams } }, async (request) =>
+    api.deployedForm(request.params.id, identityOf(request)),
+  );
 }
 
 const filterParameters = [

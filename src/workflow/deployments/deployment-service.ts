@@ -15,6 +15,8 @@ import { processGroupInOrg } from '../engine/store/process-groups.js';
 import * as statistics from '../engine/store/definition-statistics.js';
 import { lockProcessKey, setLastVersion } from '../engine/store/process-keys.js';
 import type { ModelCache } from './model-cache.js';
+import { checkFormSchema, formSetProblems, type FormDocument } from '../forms/form-document.js';
+import type { FormService, StoredForm } from '../forms/form-service.js';
 import {
   armTimerStarts,
   cancelTimerStarts,
@@ -29,6 +31,8 @@ export interface DeployInput {
   process_group_id: string;
   xml: string;
   draft?: boolean | undefined;
+  /** Camunda Forms deployed with the document: each a resource name and its form-js schema. */
+  forms?: readonly { name: string; schema: unknown }[] | undefined;
 }
 
 /** What a deployment produced: one definition per executable process, and whether any is new. */
@@ -37,6 +41,8 @@ export interface DeployResult {
   definitions: definitions.DefinitionRecord[];
   /** The definitions this deployment created (the others were the unchanged latest versions). */
   newDefinitionIds: string[];
+  /** The forms deployed with it: new versions, or the unchanged latest ones. */
+  forms: StoredForm[];
 }
 
 /** A BPMN document compiled and checked, ready to be stored. */
@@ -57,28 +63,38 @@ export class DeploymentService {
     private readonly models: ModelCache,
     private readonly extensions: Record<string, ExtensionSpec>,
     private readonly clock: Clock,
+    private readonly forms: FormService,
   ) {}
 
   /**
-   * Validates the XML (400 with every problem), then stores each executable process as the next
-   * version of its key — or returns the latest version unchanged when the XML is identical to it.
+   * Validates the XML and the forms (400 with every problem), then stores each executable process
+   * as the next version of its key — or returns the latest version unchanged when the XML is
+   * identical to it — and the forms as versions of their keys, in one transaction.
    */
   async deploy(identity: Identity, input: DeployInput): Promise<DeployResult> {
     requireOrgRole(identity, input.org_id, ['Developer']);
     const checked = await this.check(input.xml);
-    if (!checked.ok) {
+    const forms = checkForms(input);
+    if (!checked.ok || !forms.ok) {
       throw WorkflowErrors.validation('The BPMN cannot be deployed', {
-        errors: checked.problems.map((problem) => ({
-          element_id: problem.elementId,
-          message: problem.message,
-        })),
+        errors: [
+          ...(checked.ok ? [] : checked.problems).map((problem) => ({
+            element_id: problem.elementId,
+            message: problem.message,
+          })),
+          ...(forms.ok ? [] : forms.problems),
+        ],
       });
     }
     return withTransaction(this.pool, async (client) => {
       if (!(await processGroupInOrg(client, input.org_id, input.process_group_id))) {
         throw WorkflowErrors.notFound('No such process group in this organisation');
       }
-      return this.store(client, input, checked.document);
+      const result = await this.store(client, input, checked.document);
+      const stored = await this.forms.store(client, input.org_id, forms.forms, {
+        redeploy: result.newDefinitionIds.length > 0,
+      });
+      return { ...result, created: result.created || stored.some((form) => form.created), forms: stored };
     });
   }
 
@@ -158,7 +174,7 @@ export class DeploymentService {
       deployed.push(record);
       newDefinitionIds.push(record.id);
     }
-    return { created: newDefinitionIds.length > 0, definitions: deployed, newDefinitionIds };
+    return { created: newDefinitionIds.length > 0, definitions: deployed, newDefinitionIds, forms: [] };
   }
 
   /** Definitions of an org, newest first (Reader). */
@@ -273,4 +289,36 @@ export class DeploymentService {
     requireOrgRole(identity, definition.org_id, roles);
     return definition;
   }
+}
+
+// The forms of a deployment through weft's API, checked; a draft takes none (a draft is no version,
+// and a form's versions are what running tasks read).
+function checkForms(
+  input: DeployInput,
+): { ok: true; forms: FormDocument[] } | { ok: false; problems: { form: string; message: string }[] } {
+  const inputs = input.forms ?? [];
+  if (inputs.length > 0 && input.draft === true)
+    return {
+      ok: false,
+      problems: [
+        {
+          form: inputs[0]?.name ?? '',
+          message: 'forms cannot be deployed with a draft: deploy them with a version',
+        },
+      ],
+    };
+  const forms: FormDocument[] = [];
+  const problems: { form: string; message: string }[] = [];
+  const names = new Set<string>();
+  for (const entry of inputs) {
+    if (names.has(entry.name))
+      problems.push({ form: entry.name, message: `two forms are named '${entry.name}'` });
+    names.add(entry.name);
+    const checked = checkFormSchema(entry.name, entry.schema);
+    if (checked.ok) forms.push(checked.form);
+    else problems.push({ form: entry.name, message: checked.message });
+  }
+  for (const problem of formSetProblems(forms))
+    problems.push({ form: problem.name, message: problem.message });
+  return problems.length === 0 ? { ok: true, forms } : { ok: false, problems };
 }

@@ -35,7 +35,8 @@ export function registerDeploymentRoutes(app: HttpServer, deployments: Deploymen
         security,
         summary: 'Deploy BPMN: each executable process becomes the next version of its key (Developer)',
         description:
-          'XML identical to the latest version returns that version with 200 instead of a new one.',
+          'XML identical to the latest version returns that version with 200 instead of a new one. ' +
+          'Camunda Forms in `forms` are stored as versions of their keys in the same transaction.',
         body: DeployBody,
         response: { 200: DeployResponse, 201: DeployResponse, ...authenticatedErrors, 404: ErrorBody },
       },
@@ -45,7 +46,14 @@ export function registerDeploymentRoutes(app: HttpServer, deployments: Deploymen
       const shown = result.definitions.map(present);
       const first = shown[0];
       if (!first) throw new Error('a successful compile yields at least one process');
-      return reply.status(result.created ? 201 : 200).send({ ...first, definitions: shown });
+      const forms = result.forms.map(({ form }) => ({
+        id: form.id,
+        form_key: form.form_key,
+        version: form.version,
+        resource_name: form.resource_name,
+        deployed_at: form.deployed_at.toISOString(),
+      }));
+      return reply.status(result.created ? 201 : 200).send({ ...first, definitions: shown, forms });
     },
   );
 

@@ -15,11 +15,23 @@ export const ProcessDefinition = Type.Object({
   process_group_id: Uuid,
 });
 
+/** A version of a Camunda Form, as a deployment answers it. */
+export const FormVersion = Type.Object({
+  id: Uuid,
+  form_key: Type.String({ description: "the form's key: the `id` of its JSON, which camunda:formRef names" }),
+  version: Type.Integer(),
+  resource_name: Type.String(),
+  deployed_at: Type.String({ format: 'date-time' }),
+});
+
 /** POST /api/v1/deployments answer: the first process of the document, with all of them. */
 export const DeployResponse = Type.Object({
   ...ProcessDefinition.properties,
   definitions: Type.Array(ProcessDefinition, {
     description: 'every process of the document, the first one above',
+  }),
+  forms: Type.Array(FormVersion, {
+    description: 'the forms deployed with it: new versions, or the unchanged latest version of their key',
   }),
 });
 
@@ -30,6 +42,29 @@ export const DeployBody = Type.Object(
     process_group_id: Uuid,
     xml: Type.String({ minLength: 1 }),
     draft: Type.Optional(Type.Boolean()),
+    forms: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({
+              minLength: 1,
+              maxLength: 1000,
+              description:
+                'the resource name (camunda-forms:deployment:<name> finds the form by it), e.g. invoice.form',
+            }),
+            schema: Type.Record(Type.String(), Type.Unknown(), {
+              description:
+                "the form-js JSON of a Camunda Form (a .form file); its string `id` is the form's key",
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: 50,
+          description: 'Camunda Forms deployed with the document, in the same transaction (not with a draft)',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -10,6 +10,7 @@ import { TaskNotifier } from '../external-tasks/task-notifier.js';
 import { InstanceService } from '../instances/instance-service.js';
 import { IdempotentRequests } from '../idempotency/idempotent-requests.js';
 import { UserTaskService } from '../user-tasks/user-task-service.js';
+import { FormService } from '../forms/form-service.js';
 import { EngineMetrics } from './driver/engine-metrics.js';
 import { combineImmediateWork, type ImmediateWork } from './driver/immediate-work.js';
 import { InstanceDriver } from './driver/instance-driver.js';
@@ -65,6 +66,8 @@ export interface Engine {
   /** Runs starts, messages and signals under their Idempotency-Key. */
   idempotency: IdempotentRequests;
   driver: InstanceDriver;
+  /** Camunda Forms deployed alongside BPMN, and the form of a task or start event. */
+  forms: FormService;
   /** The deployed models, by definition id (what the Camunda API reads extension properties from). */
   models: ModelCache;
   /** Migration plans and the migration of one instance. */
@@ -156,12 +159,14 @@ export function createEngine(deps: EngineDependencies): Engine {
     operations,
     logger: deps.logger,
   });
+  const forms = new FormService(deps.pool);
   let stopDuties: (() => Promise<void>) | undefined;
   return {
-    deployments: new DeploymentService(deps.pool, models, deps.extensions ?? {}, deps.clock),
+    deployments: new DeploymentService(deps.pool, models, deps.extensions ?? {}, deps.clock, forms),
     instances: new InstanceService(deps.pool, driver, deps.clock),
     externalTasks: new ExternalTaskService(deps.pool, driver, notifier, deps.clock, metrics),
-    userTasks: new UserTaskService(deps.pool, driver, metrics, models),
+    userTasks: new UserTaskService(deps.pool, driver, metrics, models, forms),
+    forms,
     messages: events.messages,
     signals: events.signals,
     idempotency: new IdempotentRequests(deps.pool, deps.logger),

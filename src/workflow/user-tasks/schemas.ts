@@ -20,8 +20,23 @@ export const UserTaskDetails = Type.Object({
   form_key: Type.Union([Type.String(), Type.Null()], {
     description: 'The form key or form id of the model (zeebe:formDefinition, camunda:formKey)',
   }),
+  form_ref: Type.Union(
+    [
+      Type.Object({
+        form_key: Type.String(),
+        binding: Type.Union([Type.Literal('latest'), Type.Literal('deployment'), Type.Literal('version')]),
+        version: Type.Union([Type.Integer(), Type.Null()]),
+      }),
+      Type.Null(),
+    ],
+    {
+      description: "The model's camunda:formRef: a Camunda Form deployed alongside, and which version of it",
+    },
+  ),
   form: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
-    description: 'The @bpmn-io/form-js schema when the form is embedded in the deployed document, else null',
+    description:
+      'The @bpmn-io/form-js schema of the form: embedded in the deployed document (camunda-forms:bpmn:<id>), ' +
+      'or a Camunda Form deployed alongside (camunda:formRef, camunda-forms:deployment:<name>); else null',
   }),
 });
 

@@ -11,18 +11,21 @@ import {
   findUserTaskSite,
   listOpenUserTasks,
   setUserTaskAssignee,
+  type UserTaskDetailsRecord,
   type UserTaskFilter,
   type UserTaskRecord,
 } from '../engine/store/user-tasks.js';
-import { embeddedFormSchema } from './embedded-form.js';
+import type { FormOutcome, FormService } from '../forms/form-service.js';
+import type { FormReference } from '../engine/model/index.js';
 import type { ModelCache } from '../deployments/model-cache.js';
 import { EngineCallError } from '../engine/driver/driver-errors.js';
 import { hasTaskListeners } from '../engine/runtime/task-listeners.js';
 
-/** An open task with its process key, form key and embedded form-js schema (null when none). */
+/** An open task with its process key, form key and reference, and its form-js schema (null when none). */
 export type UserTaskDetails = UserTaskRecord & {
   process_key: string;
   form_key: string | null;
+  form_ref: { form_key: string; binding: FormReference['binding']; version: number | null } | null;
   form: Record<string, unknown> | null;
 };
 
@@ -35,6 +38,7 @@ export class UserTaskService {
     private readonly driver: InstanceDriver,
     private readonly metrics: EngineMetrics,
     private readonly models: ModelCache,
+    private readonly forms: FormService,
   ) {}
 
   /** Open tasks of an org, oldest first, optionally by assignee or instance, a page (any member). */
@@ -43,13 +47,33 @@ export class UserTaskService {
     return listOpenUserTasks(this.pool, filter);
   }
 
-  /** One open task with its form (any member of its org). */
+  /**
+   * One open task with its form (any member of its org): the form-js schema its form key or
+   * `camunda:formRef` names (embedded in the document, or a Camunda Form deployed alongside), else null.
+   */
   async get(identity: Identity, taskId: string): Promise<UserTaskDetails> {
+    const { task, form } = await this.withForm(identity, taskId);
+    const { definition_id: _definition, form_ref: ref, ...details } = task;
+    return {
+      ...details,
+      form_ref: ref === null ? null : { form_key: ref.formKey, binding: ref.binding, version: ref.version },
+      form: form.kind === 'found' ? form.schema : null,
+    };
+  }
+
+  /** What the form of an open task is (any member of its org), and why there is none when there is none. */
+  async form(identity: Identity, taskId: string): Promise<FormOutcome> {
+    return (await this.withForm(identity, taskId)).form;
+  }
+
+  private async withForm(
+    identity: Identity,
+    taskId: string,
+  ): Promise<{ task: UserTaskDetailsRecord; form: FormOutcome }> {
     const task = await findUserTaskDetails(this.pool, taskId);
     if (!task) throw WorkflowErrors.notFound('No such open user task');
     requireOrgRole(identity, task.org_id, MEMBER_ROLES);
-    const { xml, ...details } = task;
-    return { ...details, form: xml === null ? null : await embeddedFormSchema(xml, task.form_key) };
+    return { task, form: await this.forms.resolve(task.definition_id, task.form_key, task.form_ref) };
   }
 
   /**

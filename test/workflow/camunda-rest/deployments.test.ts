@@ -82,7 +82,7 @@ describe('/engine-rest/deployment', () => {
   test('a Modeler deployment of a BPMN and a DMN file creates both in one deployment', async () => {
     const response = await deploy(review, {
       name: 'orders',
-      attachments: [discount, { name: 'review.form', contents: '{}' }],
+      attachments: [discount, { name: 'review.form', contents: '{"id": "review-form", "components": []}' }],
     });
     assert.equal(response.statusCode, 200, response.body);
     assert.equal(response.headers['content-type'], 'application/json');
@@ -247,8 +247,13 @@ describe('/engine-rest/deployment', () => {
     assertCamundaError(cut, 400, 'InvalidRequestException', /multipart/);
     const json = await fixture.camunda({ method: 'POST', url, body: { a: 1 }, authorization: developer });
     assertCamundaError(json, 415, 'RestException', /multipart/);
-    const nothing = await deploy({ name: 'notes.form', contents: '{}' }, { name: 'forms only' });
-    assertCamundaError(nothing, 400, 'InvalidRequestException', /no BPMN/);
+    const badForm = await deploy({ name: 'notes.form', contents: '{}' }, { name: 'forms only' });
+    assertCamundaError(
+      badForm,
+      400,
+      'ParseException',
+      /notes\.form.*has no string 'id'|has no string 'id'.*notes\.form/s,
+    );
     const text = await deploy({ name: 'readme.txt', contents: 'hello' }, { name: 'text' });
     assertCamundaError(text, 400, 'InvalidRequestException', /readme\.txt/);
     const huge = { name: 'huge.bpmn', contents: `${review.contents}<!--${'x'.repeat(5 * 1024 * 1024)}-->` };

@@ -261,7 +261,11 @@ describe('/engine-rest/task', () => {
     const variables = await get(`/task/${task.id}/variables?deserializeValues=true`);
     assert.deepEqual(Object.keys(variables.json() as object).sort(), ['amount', 'customer', 'due']);
     const form = await get(`/task/${task.id}/form`);
-    assert.deepEqual(form.json(), { key: 'embedded:app:forms/approve.html', contextPath: null });
+    assert.deepEqual(form.json(), {
+      key: 'embedded:app:forms/approve.html',
+      contextPath: null,
+      camundaFormRef: null,
+    });
   });
 
   test('bad input answers Camunda-shaped 4xx', async () => {

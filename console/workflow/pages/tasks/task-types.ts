@@ -16,7 +16,7 @@ export interface UserTask {
 export interface UserTaskDetails extends UserTask {
   process_key: string;
   form_key: string | null;
-  /** The @bpmn-io/form-js schema when the model embeds the form. */
+  /** The @bpmn-io/form-js schema when the model embeds the form or references a deployed Camunda Form. */
   form: Record<string, unknown> | null;
 }
 

@@ -7,6 +7,7 @@ import { readJob } from './job-definition.js';
 import type { ModdleNode } from './moddle-node.js';
 import { bodyOf, bool, bpmnTypeName, child, NS, nsAttr, str } from './moddle-node.js';
 import { feelExpression } from './expressions.js';
+import { readFormReference } from './form-reference.js';
 import { readMultiInstance } from './multi-instance.js';
 import { readStandardLoop } from './standard-loop.js';
 import type { Problems } from './problems.js';
@@ -130,12 +131,16 @@ function buildEvent(
   switch (type) {
     case 'startEvent': {
       const initiator = nsAttr(node, NS.camunda, 'initiator');
+      const formKey = nsAttr(node, NS.camunda, 'formKey');
+      const formRef = readFormReference(node, 'start event', base.id, problems);
       return {
         ...base,
         type,
         eventDefinition,
         isInterrupting: bool(node, 'isInterrupting', true),
         ...(initiator === null ? {} : { initiator }),
+        ...(formKey === null ? {} : { formKey }),
+        ...(formRef === null ? {} : { formRef }),
       };
     }
     case 'boundaryEvent': {

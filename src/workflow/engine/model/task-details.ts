@@ -1,4 +1,5 @@
 import { feelExpression, feelString, feelValue, isJuel, type ExpressionSite } from './expressions.js';
+import { readFormReference } from './form-reference.js';
 import type { ModdleNode } from './moddle-node.js';
 import { extension, extensionsIn, genericAttr, localName, nsAttr, NS, str } from './moddle-node.js';
 import type { Problems } from './problems.js';
@@ -22,7 +23,7 @@ export function readUserTask(
   problems: Problems,
 ): Pick<
   UserTaskModel,
-  'assignee' | 'candidateGroups' | 'candidateUsers' | 'dueDate' | 'followUpDate' | 'formKey'
+  'assignee' | 'candidateGroups' | 'candidateUsers' | 'dueDate' | 'followUpDate' | 'formKey' | 'formRef'
 > {
   const assignment = extension(node, NS.zeebe, 'assignmentDefinition');
   const schedule = extension(node, NS.zeebe, 'taskSchedule');
@@ -33,6 +34,7 @@ export function readUserTask(
     raw === null ? null : feelValue(raw, { problems, elementId: id, what });
   const names = (raw: string | null, what: string) =>
     raw === null ? null : feelNameList(raw, { problems, elementId: id, what });
+  const formRef = readFormReference(node, 'user task', id, problems);
   return {
     assignee: value(pick(assignment, 'assignee', 'assignee'), 'assignee'),
     candidateGroups: names(pick(assignment, 'candidateGroups', 'candidateGroups'), 'candidate groups'),
@@ -43,6 +45,7 @@ export function readUserTask(
       (form && genericAttr(form, 'formKey')) ??
       (form && genericAttr(form, 'formId')) ??
       nsAttr(node, NS.camunda, 'formKey'),
+    ...(formRef === null ? {} : { formRef }),
   };
 }
 

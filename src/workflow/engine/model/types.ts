@@ -235,6 +235,10 @@ export interface StartEventModel extends ElementBase {
    * call). Absent when the model names none.
    */
   initiator?: string;
+  /** Camunda 7 `camunda:formKey` of the start form; absent when none. */
+  formKey?: string;
+  /** Camunda 7 `camunda:formRef` of the start form; absent when none. */
+  formRef?: FormReference;
 }
 
 /** An end event: none, terminate, error, escalation, message or signal. */
@@ -337,6 +341,20 @@ export interface UserTaskModel extends ActivityBase {
   dueDate: string | null;
   followUpDate: string | null;
   formKey: string | null;
+  /** Camunda 7 `camunda:formRef`: a Camunda Form deployed alongside; absent when none (and in older models). */
+  formRef?: FormReference;
+}
+
+/**
+ * A Camunda Form a user task or start event references (Camunda 7 `camunda:formRef`): the form's key
+ * (the `id` of its JSON) and which version of it: the newest of the org (`latest`), the one deployed
+ * with the process definition (`deployment`) or a fixed one (`version`).
+ */
+export interface FormReference {
+  formKey: string;
+  binding: 'latest' | 'deployment' | 'version';
+  /** The version of binding `version`; null for the other bindings. */
+  version: number | null;
 }
 
 /** Script task: a FEEL or JavaScript script, a job, or a weft extension pipeline. */

@@ -3,10 +3,11 @@ import type { Pool, PoolClient } from '../../../platform/database/pool.js';
 /*
  * Deployments as a read-only view (like definition-statistics.ts, a read over several tables; each
  * table's writes stay in its own file). weft stores versions, not deployments: a deployment is what
- * one transaction wrote, the process versions (`process_definitions`, drafts left out) and DMN files
- * (`decision_deployments`) of one org that share their `deployed_at` (the transaction's `now()`).
- * Its id is the smallest of their ids (as text); its name is the name of its versions' process group
- * (none for DMN files alone). docs/workflow/camunda7.md, Deployments.
+ * one transaction wrote, the process versions (`process_definitions`, drafts left out), DMN files
+ * (`decision_deployments`) and form versions (`forms`) of one org that share their `deployed_at`
+ * (the transaction's `now()`). Its id is the smallest of their ids (as text); its name is the name
+ * of its versions' process group (none for DMN files and forms alone). docs/workflow/camunda7.md,
+ * Deployments.
  */
 
 type Db = Pool | PoolClient;
@@ -17,7 +18,7 @@ export interface DeploymentRecord {
   org_id: string;
   /** The org's slug. */
   tenant_id: string;
-  /** The process group's name; null for a deployment of DMN files only. */
+  /** The process group's name; null for a deployment of DMN files and forms only. */
   name: string | null;
   deployed_at: Date;
 }
@@ -42,7 +43,7 @@ export interface DeploymentPage {
 
 /**
  * SQL for the id of the deployment of a row, given the SQL of its org and `deployed_at`: the
- * smallest id (as text) of the process versions and DMN files deployed with it.
+ * smallest id (as text) of the process versions, DMN files and forms deployed with it.
  */
 export function deploymentIdSql(orgSql: string, atSql: string): string {
   return `(SELECT min(m.id) FROM (
@@ -50,19 +51,23 @@ export function deploymentIdSql(orgSql: string, atSql: string): string {
              WHERE x.org_id = ${orgSql} AND x.deployed_at = ${atSql} AND NOT x.draft
              UNION ALL
              SELECT y.id::text FROM decision_deployments y WHERE y.org_id = ${orgSql} AND y.deployed_at = ${atSql}
+             UNION ALL
+             SELECT z.id::text FROM forms z WHERE z.org_id = ${orgSql} AND z.deployed_at = ${atSql}
            ) AS m(id))`;
 }
 
 /**
  * SQL that holds for a row (the SQL of its org and `deployed_at`) of the deployment that the
- * process version or DMN file `idSql` (a uuid) belongs to. Dates stay in SQL: JavaScript's lose the
- * microseconds that tell two transactions apart.
+ * process version, DMN file or form `idSql` (a uuid) belongs to. Dates stay in SQL: JavaScript's
+ * lose the microseconds that tell two transactions apart.
  */
 export function inDeploymentOfSql(orgSql: string, atSql: string, idSql: string): string {
   return `(${orgSql}, ${atSql}) IN (
             SELECT org_id, deployed_at FROM process_definitions WHERE id = ${idSql} AND NOT draft
             UNION ALL
-            SELECT org_id, deployed_at FROM decision_deployments WHERE id = ${idSql})`;
+            SELECT org_id, deployed_at FROM decision_deployments WHERE id = ${idSql}
+            UNION ALL
+            SELECT org_id, deployed_at FROM forms WHERE id = ${idSql})`;
 }
 
 function deploymentsSql(query: DeploymentQuery, values: unknown[]): string {
@@ -82,6 +87,8 @@ function deploymentsSql(query: DeploymentQuery, values: unknown[]): string {
             WHERE NOT draft AND ${orgs}
             UNION ALL
             SELECT org_id, deployed_at, id::text, NULL::uuid FROM decision_deployments WHERE ${orgs}
+            UNION ALL
+            SELECT org_id, deployed_at, id::text, NULL::uuid FROM forms WHERE ${orgs}
           ), deployments AS (
             SELECT org_id, deployed_at, min(id) AS id,
                    (array_agg(process_group_id) FILTER (WHERE process_group_id IS NOT NULL))[1] AS group_id
@@ -151,8 +158,8 @@ export async function decisionsOfDeployment(db: Db, deploymentId: string): Promi
 }
 
 /**
- * The id of the deployment a process version, DMN file or decision version (a weft id) belongs to;
- * null when none.
+ * The id of the deployment a process version, DMN file, decision version or form version (a weft
+ * id) belongs to; null when none.
  */
 export async function deploymentIdOf(db: Db, memberId: string): Promise<string | null> {
   const { rows } = await db.query<{ id: string | null }>(
@@ -163,6 +170,8 @@ export async function deploymentIdOf(db: Db, memberId: string): Promise<string |
        UNION ALL
        SELECT x.org_id, x.deployed_at FROM decision_versions v JOIN decision_deployments x ON x.id = v.deployment_id
        WHERE v.id = $1::uuid
+       UNION ALL
+       SELECT org_id, deployed_at FROM forms WHERE id = $1::uuid
      ) AS m LIMIT 1`,
     [memberId],
   );

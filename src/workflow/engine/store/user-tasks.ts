@@ -1,4 +1,5 @@
 import type { Pool } from '../../../platform/database/pool.js';
+import type { FormReference } from '../model/index.js';
 import type { Wait } from '../runtime/index.js';
 import type { Tagged } from './tagged-rows.js';
 import { unnestParams, type StatementBuilder } from './write-statement.js';
@@ -138,21 +139,21 @@ export async function findUserTask(
   return rows[0] ?? null;
 }
 
-/** An open task with what its form needs: the form key from the model and the definition's XML. */
+/** An open task with what its form needs: its definition and the form key and reference of its model. */
 export interface UserTaskDetailsRecord extends UserTaskRecord {
   process_key: string;
+  definition_id: string;
   form_key: string | null;
-  xml: string | null;
+  form_ref: FormReference | null;
 }
 
-/** One open task with its process key, form key and (for an embedded form) the definition XML; null when there is none. */
+/** One open task with its process key, definition, form key and form reference; null when there is none. */
 export async function findUserTaskDetails(db: Pool, taskId: string): Promise<UserTaskDetailsRecord | null> {
   const { rows } = await db.query<Omit<UserTaskDetailsRecord, 'created_at'> & { created_at: Date }>(
     `SELECT t.id, t.org_id, t.process_instance_id, t.activity_id, t.name, t.assignee, t.candidate_groups,
-            t.variables, t.created_at, d.process_key, d.model->'elements'->t.activity_id->>'formKey' AS form_key,
-            -- Only an embedded form is read from the document: other tasks do not load it.
-            CASE WHEN d.model->'elements'->t.activity_id->>'formKey' LIKE 'camunda-forms:bpmn:%'
-                 THEN d.xml END AS xml
+            t.variables, t.created_at, d.process_key, i.definition_id,
+            d.model->'elements'->t.activity_id->>'formKey' AS form_key,
+            d.model->'elements'->t.activity_id->'formRef' AS form_ref
        FROM user_tasks t
        JOIN process_instances i ON i.id = t.process_instance_id
        JOIN process_definitions d ON d.id = i.definition_id
@@ -242,6 +243,7 @@ export interface UserTaskView {
   business_key: string | null;
   suspended: boolean;
   form_key: string | null;
+  form_ref: FormReference | null;
   due_date: string | null;
   follow_up_date: string | null;
 }
@@ -265,6 +267,7 @@ const userTaskViewColumns = `
   t.candidate_groups, coalesce(w.wait->'candidateUsers', '[]'::jsonb) AS candidate_users, t.created_at,
   pi.definition_id, pi.process_key, pi.business_key, pi.suspended,
   d.model->'elements'->t.activity_id->>'formKey' AS form_key,
+  d.model->'elements'->t.activity_id->'formRef' AS form_ref,
   w.wait->>'dueDate' AS due_date, w.wait->>'followUpDate' AS follow_up_date`;
 
 function userTaskWhere(query: UserTaskQuery, values: unknown[]): string {

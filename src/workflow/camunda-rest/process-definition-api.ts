@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { Pool } from '../../platform/database/pool.js';
+import type { DeploymentService } from '../deployments/deployment-service.js';
 import type { Identity } from '../identity/auth/identity.js';
 import {
   countDefinitions,
@@ -35,14 +36,16 @@ export interface CamundaDefinitionQuery {
 export type DefinitionRef = { id: string } | { key: string; tenantId?: string | undefined };
 
 /**
- * Camunda 7's process-definition resource over weft's deployed versions and its instance service
- * (starts need the Operator role in the definition's org, as weft's own start).
+ * Camunda 7's process-definition resource over weft's deployed versions, its instance service
+ * (starts need the Operator role in the definition's org, as weft's own start) and its deployment
+ * service (a new history time to live needs Developer, as weft's own PATCH).
  */
 export class CamundaProcessDefinitionApi {
   constructor(
     private readonly pool: Pool,
     private readonly instances: InstanceService,
     private readonly tenants: Tenants,
+    private readonly deployments: DeploymentService,
   ) {}
 
   /** GET /process-definition. */
@@ -109,6 +112,21 @@ export class CamundaProcessDefinitionApi {
       http,
       body.withVariablesInReturn === true,
     );
+  }
+
+  /**
+   * PUT …/history-time-to-live: days the history of the version's instances is kept after they end
+   * (by key: the latest version's); null: weft's global retention. The caller must see the
+   * definition and be a Developer of its org (Camunda: UPDATE on the process definition).
+   */
+  async setHistoryTimeToLive(
+    identity: Identity,
+    ref: DefinitionRef,
+    days: number | null,
+    scope: TaskScope,
+  ): Promise<void> {
+    const definition = await this.resolve(ref, scope);
+    await this.deployments.setHistoryTimeToLive(identity, definition.id, days);
   }
 
   /** The definition a request names, if the caller may see it; 404 (Camunda's wording) otherwise. */

@@ -26,7 +26,7 @@ export function registerCamundaRepository(
   registerDeploymentRoutes(scope, new CamundaDeploymentApi(deps.pool, bundles, tenants, deps.clock), limits);
   registerProcessDefinitionRoutes(
     scope,
-    new CamundaProcessDefinitionApi(deps.pool, deps.engine.instances, tenants),
+    new CamundaProcessDefinitionApi(deps.pool, deps.engine.instances, tenants, deps.engine.deployments),
   );
   const instances = new CamundaProcessInstanceApi(deps.pool, deps.engine.instances, tenants);
   registerProcessInstanceRoutes(scope, instances);

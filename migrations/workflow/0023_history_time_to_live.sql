@@ -9,3 +9,8 @@ ALTER TABLE process_definitions
 -- cursor of that version (housekeeping.ts): each version has its own cutoff.
 CREATE INDEX process_instances_definition_ended_idx ON process_instances (definition_id, ended_at, id)
   WHERE ended_at IS NOT NULL;
+
+-- A decision version keeps its camunda:historyTimeToLive, shown by /engine-rest; weft stores no
+-- history of decision evaluations, so nothing is purged by it.
+ALTER TABLE decision_versions
+  ADD COLUMN history_time_to_live integer CHECK (history_time_to_live >= 0);

@@ -54,6 +54,9 @@ interface Cursor {
 
 const INSTANCES_PER_PAGE = 100;
 const DAY_MS = 86_400_000;
+// An end commits a moment after its `ended_at`: an instance that ended this recently may not be
+// visible yet, and a version's cursor must not pass it (a time to live of 0 would otherwise race).
+const SETTLE_MS = 60_000;
 
 /**
  * The leader's housekeeping: deletes expired buffered messages, completed batches older than
@@ -113,7 +116,7 @@ export class Housekeeping {
     for (const version of versions) {
       if (signal?.aborted) break;
       const days = version.history_time_to_live ?? retentionDays;
-      const endedBefore = now - days * DAY_MS;
+      const endedBefore = Math.min(now - days * DAY_MS, now - SETTLE_MS);
       // Nothing ended before 1970; a time to live of millions of days would not even make a date.
       if (endedBefore <= 0) continue;
       await this.purgeHistoryOf(version.id, new Date(endedBefore), result, signal, fence);

@@ -148,7 +148,8 @@ test("a version's history time to live replaces the global retention, shorter or
   const defaultRecent = await instance('2026-02-27T00:00:00Z', 3, none); // 2 days ago, retention 30
   const longNotDue = await instance('2026-01-20T00:00:00Z', 3, sixtyDays); // 40 days ago, time to live 60
   const defaultOld = await instance('2026-01-20T00:00:00Z', 3, none); // 40 days ago, retention 30
-  const zeroEnded = await instance('2026-02-28T23:59:00Z', 3, zero); // a minute ago, time to live 0
+  const zeroEnded = await instance('2026-02-28T23:58:59Z', 3, zero); // just over a minute ago, time to live 0
+  const zeroJustEnded = await instance('2026-02-28T23:59:30Z', 3, zero); // may not be committed yet
   const housekeeping = new Housekeeping({
     pool: db.pool,
     clock,
@@ -164,6 +165,7 @@ test("a version's history time to live replaces the global retention, shorter or
   assert.equal(await historyOf(longNotDue), 3, 'a time to live longer than the global retention keeps it');
   assert.equal(await historyOf(defaultOld), 0, 'the global retention still purges versions without one');
   assert.equal(await historyOf(zeroEnded), 0, 'a time to live of 0 purges at the next run');
+  assert.equal(await historyOf(zeroJustEnded), 3, 'an end of the last minute waits for the next run');
 
   clock.set('2026-03-21T00:00:00Z'); // 60 days after longNotDue ended: not longer ago yet
   await housekeeping.runOnce();
@@ -171,6 +173,7 @@ test("a version's history time to live replaces the global retention, shorter or
   clock.set('2026-03-21T00:00:01Z');
   await housekeeping.runOnce();
   assert.equal(await historyOf(longNotDue), 0);
+  assert.equal(await historyOf(zeroJustEnded), 0, 'and the cursor did not pass it');
 });
 
 test('an instance with a longer time to live is purged when due, though the walk purged instances that ended after it', async () => {

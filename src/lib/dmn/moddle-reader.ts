@@ -62,6 +62,35 @@ export function children(node: ModdleNode | null | undefined, key: string): Modd
   return Array.isArray(value) ? value.filter(isNode) : [];
 }
 
+/**
+ * An attribute of a foreign namespace (one dmn-moddle does not know, such as Camunda's) whatever
+ * prefix the document gives it; null when absent.
+ */
+export function foreignAttribute(node: ModdleNode, namespaceUri: string, localName: string): string | null {
+  const attrs = attributesOf(node);
+  for (const [key, value] of Object.entries(attrs)) {
+    const colon = key.indexOf(':');
+    if (colon < 0 || key.slice(colon + 1) !== localName || typeof value !== 'string') continue;
+    const prefix = key.slice(0, colon);
+    if (prefix !== 'xmlns' && namespaceOfPrefix(node, prefix) === namespaceUri) return value;
+  }
+  return null;
+}
+
+function attributesOf(node: ModdleNode): Record<string, unknown> {
+  const attrs = node.$attrs;
+  return typeof attrs === 'object' && attrs !== null ? (attrs as Record<string, unknown>) : {};
+}
+
+// The namespace a prefix is declared for on the element or its nearest ancestor.
+function namespaceOfPrefix(node: ModdleNode, prefix: string): string | null {
+  for (let current: unknown = node; isNode(current); current = current.$parent) {
+    const uri = attributesOf(current)[`xmlns:${prefix}`];
+    if (typeof uri === 'string') return uri;
+  }
+  return null;
+}
+
 function isNode(value: unknown): value is ModdleNode {
   return (
     typeof value === 'object' && value !== null && typeof (value as { $type?: unknown }).$type === 'string'

@@ -1,4 +1,4 @@
-import { child, children, readDmnXml, str, type ModdleNode } from './moddle-reader.js';
+import { child, children, foreignAttribute, readDmnXml, str, type ModdleNode } from './moddle-reader.js';
 import { normalizeDmnNamespaces, unsafeXmlReason } from './xml-input.js';
 import { checkModel } from './check-model.js';
 import { dmnSizeProblems, type DmnLimits } from './dmn-limits.js';
@@ -26,6 +26,9 @@ const HIT_POLICIES: readonly string[] = [
   'OUTPUT ORDER',
 ] satisfies HitPolicy[];
 const AGGREGATIONS: readonly string[] = ['SUM', 'MIN', 'MAX', 'COUNT'] satisfies Aggregation[];
+const CAMUNDA_DMN_NAMESPACE = 'http://camunda.org/schema/1.0/dmn';
+/** Camunda's historyTimeToLive is a Java Integer. */
+const MAX_HISTORY_TIME_TO_LIVE = 2_147_483_647;
 
 /** What parseDmn returns: the model as far as it could be read, and every problem found. */
 export interface ParsedDmn {
@@ -195,7 +198,22 @@ class ModelReader {
       logic: logicNode === null ? null : this.expression(logicNode, id),
       // Only when it differs, so that the fingerprints of decisions deployed before stay the same.
       ...(variableName !== null && variableName !== name ? { variableName } : {}),
+      ...this.historyTimeToLive(node, id),
     };
+  }
+
+  // Camunda's reading: whole days, as `5` or `P5D`; empty is none.
+  private historyTimeToLive(node: ModdleNode, id: string): { historyTimeToLive?: number } {
+    const raw = foreignAttribute(node, CAMUNDA_DMN_NAMESPACE, 'historyTimeToLive')?.trim() ?? '';
+    if (raw === '') return {};
+    const digits = /^(?:P(\d+)D|\+?(\d+))$/.exec(raw);
+    const days = Number(digits?.[1] ?? digits?.[2] ?? Number.NaN);
+    if (Number.isSafeInteger(days) && days <= MAX_HISTORY_TIME_TO_LIVE) return { historyTimeToLive: days };
+    this.problem(
+      id,
+      `camunda:historyTimeToLive of decision '${id}' is '${raw}': it must be a whole number of days from 0 to ${MAX_HISTORY_TIME_TO_LIVE}, written as 5 or P5D`,
+    );
+    return {};
   }
 
   inputData(node: ModdleNode): DmnInputData {

@@ -135,6 +135,11 @@ export interface DmnDecision {
    * that is not a decision table is named after it (as Camunda does). Absent when equal or not given.
    */
   variableName?: string;
+  /**
+   * Camunda 7's `camunda:historyTimeToLive` in days; absent when not given. It changes nothing in an
+   * evaluation: its user keeps it with the decision.
+   */
+  historyTimeToLive?: number;
 }
 
 /** An input data element of the DRG. */

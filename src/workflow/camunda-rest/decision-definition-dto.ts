@@ -2,8 +2,9 @@ import type { DecisionVersionView } from '../decisions/decision-repository.js';
 
 /*
  * weft's decision versions in the shape of Camunda 7's DecisionDefinitionDto. weft keeps no
- * category (the DMN namespace), resource name, requirements graph, version tag or time to live:
- * those are null (docs/workflow/camunda7.md, Decisions).
+ * category (the DMN namespace), resource name, requirements graph or version tag: those are null
+ * (docs/workflow/camunda7.md, Decisions). `historyTimeToLive` is the decision's, kept for clients:
+ * weft stores no history of evaluations for it to purge.
  */
 
 /** Camunda's DecisionDefinitionDto. */
@@ -19,7 +20,7 @@ export interface DecisionDefinitionDto {
   decisionRequirementsDefinitionKey: null;
   tenantId: string | null;
   versionTag: null;
-  historyTimeToLive: null;
+  historyTimeToLive: number | null;
 }
 
 /** A decision version as Camunda shows it. */
@@ -36,6 +37,6 @@ export function decisionDefinitionDto(version: DecisionVersionView): DecisionDef
     decisionRequirementsDefinitionKey: null,
     tenantId: version.org_slug,
     versionTag: null,
-    historyTimeToLive: null,
+    historyTimeToLive: version.history_time_to_live,
   };
 }

@@ -32,7 +32,7 @@ export interface DecisionDefinitionDto {
   decisionRequirementsDefinitionKey: null;
   tenantId: string;
   versionTag: null;
-  historyTimeToLive: null;
+  historyTimeToLive: number | null;
 }
 
 /** Camunda's DeploymentWithDefinitionsDto: a deployment and the definitions it created, by id. */
@@ -73,7 +73,7 @@ export function decisionDefinitionDto(
     decisionRequirementsDefinitionKey: null,
     tenantId: deployment.tenant_id,
     versionTag: null,
-    historyTimeToLive: null,
+    historyTimeToLive: decision.history_time_to_live,
   };
 }
 

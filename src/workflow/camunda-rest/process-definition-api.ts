@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { Pool } from '../../platform/database/pool.js';
+import type { DeploymentService } from '../deployments/deployment-service.js';
 import type { Identity } from '../identity/auth/identity.js';
 import {
   countDefinitions,
@@ -39,8 +40,9 @@ export interface CamundaDefinitionQuery {
 export type DefinitionRef = { id: string } | { key: string; tenantId?: string | undefined };
 
 /**
- * Camunda 7's process-definition resource over weft's deployed versions and its instance service
- * (starts need the Operator role in the definition's org, as weft's own start).
+ * Camunda 7's process-definition resource over weft's deployed versions, its instance service
+ * (starts need the Operator role in the definition's org, as weft's own start) and its deployment
+ * service (a new history time to live needs Developer, as weft's own PATCH).
  */
 export class CamundaProcessDefinitionApi {
   constructor(
@@ -49,6 +51,7 @@ export class CamundaProcessDefinitionApi {
     private readonly tenants: Tenants,
     private readonly models: ModelCache,
     private readonly forms: FormService,
+    private readonly deployments: DeploymentService,
   ) {}
 
   /** GET /process-definition. */
@@ -138,6 +141,21 @@ export class CamundaProcessDefinitionApi {
     const id = model.startEventIds.none[0];
     const element = id === undefined ? undefined : model.elements[id];
     return element?.type === 'startEvent' ? element : undefined;
+  }
+
+  /**
+   * PUT …/history-time-to-live: days the history of the version's instances is kept after they end
+   * (by key: the latest version's); null: weft's global retention. The caller must see the
+   * definition and be a Developer of its org (Camunda: UPDATE on the process definition).
+   */
+  async setHistoryTimeToLive(
+    identity: Identity,
+    ref: DefinitionRef,
+    days: number | null,
+    scope: TaskScope,
+  ): Promise<void> {
+    const definition = await this.resolve(ref, scope);
+    await this.deployments.setHistoryTimeToLive(identity, definition.id, days);
   }
 
   /** The definition a request names, if the caller may see it; 404 (Camunda's wording) otherwise. */

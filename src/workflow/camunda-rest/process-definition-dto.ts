@@ -3,7 +3,7 @@ import type { ListedDefinition } from '../engine/store/process-definitions.js';
 /*
  * weft's deployed versions in the shape of Camunda 7's ProcessDefinitionDto. The id is weft's
  * definition id (a UUID, where Camunda writes `key:version:uuid`); weft keeps no categories,
- * descriptions, diagrams, version tags or time-to-live; a version that cannot start instances
+ * descriptions, diagrams or version tags; a version that cannot start instances
  * (suspended, or disabled on weft's API) is `suspended` (docs/workflow/camunda7.md).
  */
 
@@ -21,7 +21,7 @@ export interface ProcessDefinitionDto {
   suspended: boolean;
   tenantId: string;
   versionTag: null;
-  historyTimeToLive: null;
+  historyTimeToLive: number | null;
   startableInTasklist: boolean;
 }
 
@@ -43,7 +43,7 @@ export function processDefinitionDto(definition: ListedDefinition, resource?: st
     suspended: definition.suspended || definition.disabled,
     tenantId: definition.tenant_id,
     versionTag: null,
-    historyTimeToLive: null,
+    historyTimeToLive: definition.history_time_to_live,
     startableInTasklist: true,
   };
 }

@@ -6,7 +6,7 @@ import type {
   CamundaProcessDefinitionApi,
   DefinitionRef,
 } from './process-definition-api.js';
-import { StartBody } from './process-definition-schemas.js';
+import { HistoryTimeToLiveBody, StartBody } from './process-definition-schemas.js';
 import { readerScopeOf } from './member-scope.js';
 import { idFilter, pagingParameters, QueryParameters, sortingParameters } from './query-parameters.js';
 import { CamundaErrors } from './camunda-errors.js';
@@ -14,8 +14,9 @@ import { IdParams, KeyParams, KeyTenantParams } from './resource-schemas.js';
 
 /**
  * Camunda 7's `/process-definition` resource: list, count, get by id or key (in a tenant), the
- * XML, the start form, and starts. Reads need Reader, Operator or Developer in the definition's org; starts need
- * Operator, as on weft's own API.
+ * XML, the start form, starts and the history time to live. Reads need Reader, Operator or
+ * Developer in the definition's org; starts need Operator and a new history time to live
+ * Developer, as on weft's own API.
  */
 export function registerProcessDefinitionRoutes(scope: HttpServer, api: CamundaProcessDefinitionApi): void {
   const readScope = (request: FastifyRequest) => readerScopeOf(identityOf(request));
@@ -62,6 +63,19 @@ export function registerProcessDefinitionRoutes(scope: HttpServer, api: CamundaP
         readScope(request),
         request,
       ),
+    );
+    scope.put(
+      `${path}/history-time-to-live`,
+      { schema: { params, body: HistoryTimeToLiveBody } },
+      async (request, reply) => {
+        await api.setHistoryTimeToLive(
+          identityOf(request),
+          refOf(request.params),
+          request.body.historyTimeToLive ?? null,
+          readScope(request),
+        );
+        return reply.status(204).send();
+      },
     );
   }
 }

@@ -1,4 +1,5 @@
 import Type, { type TSchema } from 'typebox';
+import { MAX_HISTORY_TIME_TO_LIVE } from '../engine/model/index.js';
 
 /*
  * Request bodies of Camunda 7's process-definition endpoints. Fields weft does not know are
@@ -16,4 +17,9 @@ export const StartBody = Type.Object({
   skipCustomListeners: nullable(Type.Boolean()),
   skipIoMappings: nullable(Type.Boolean()),
   startInstructions: nullable(Type.Array(Type.Unknown(), { maxItems: 100 })),
+});
+
+/** PUT /process-definition/…/history-time-to-live body: days, or null (absent is null, as in Camunda). */
+export const HistoryTimeToLiveBody = Type.Object({
+  historyTimeToLive: nullable(Type.Integer({ minimum: 0, maximum: MAX_HISTORY_TIME_TO_LIVE })),
 });

@@ -37,6 +37,7 @@ export function registerCamundaRepository(
       tenants,
       deps.engine.models,
       deps.engine.forms,
+      deps.engine.deployments,
     ),
   );
   const instances = new CamundaProcessInstanceApi(deps.pool, deps.engine.instances, tenants);

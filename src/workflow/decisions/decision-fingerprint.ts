@@ -5,8 +5,9 @@ import type { DmnModel } from '../../lib/dmn/index.js';
  * A hex sha256 of what decision `decisionId` of a parsed model evaluates: the decision, every DRG
  * element it requires directly or transitively (decisions, input data, BKMs, decision services), the
  * item definitions, and the names of all DRG elements of the file (they decide which caller variables
- * are free variables). Layout, diagram elements, formatting and unrelated decisions do not count, so
- * a redeploy that leaves a decision's behaviour unchanged is recognised.
+ * are free variables). Layout, diagram elements, formatting, unrelated decisions and
+ * `camunda:historyTimeToLive` do not count, so a redeploy that leaves a decision's behaviour
+ * unchanged is recognised.
  *
  * A decision that requires at most MAX_LISTED_REQUIREMENTS elements (every model seen in practice) is
  * hashed with all of them listed (format 1, as since the first release). Beyond that, listing them
@@ -42,7 +43,9 @@ export function decisionFingerprinter(model: DmnModel): (decisionId: string) => 
     let value: unknown;
     let next: string[] = [];
     if (decision !== undefined) {
-      value = { kind: 'decision', ...decision };
+      // How long history is kept changes nothing the decision evaluates; a deploy compares it apart.
+      const { historyTimeToLive: _kept, ...evaluated } = decision;
+      value = { kind: 'decision', ...evaluated };
       next = [...decision.requiredDecisions, ...decision.requiredInputs, ...decision.requiredKnowledge];
     } else if (bkm !== undefined) {
       value = { kind: 'bkm', ...bkm };

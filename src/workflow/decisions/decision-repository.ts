@@ -9,6 +9,8 @@ export interface DecisionVersionRecord {
   decision_key: string;
   version: number;
   name: string;
+  /** Its `camunda:historyTimeToLive` in days, kept and shown (no decision history is stored). */
+  history_time_to_live: number | null;
   deployed_at: string;
 }
 
@@ -26,6 +28,7 @@ export interface StoredVersion {
   version: number;
   deployment_id: string;
   content_hash: string;
+  history_time_to_live: number | null;
   deployed_at: Date;
 }
 
@@ -58,7 +61,7 @@ export async function findVersion(
   version: number,
 ): Promise<StoredVersion | null> {
   const { rows } = await db.query<StoredVersion>(
-    `SELECT id, version, deployment_id, content_hash, deployed_at FROM decision_versions
+    `SELECT id, version, deployment_id, content_hash, history_time_to_live, deployed_at FROM decision_versions
      WHERE org_id = $1 AND decision_key = $2 AND version = $3`,
     [orgId, decisionKey, version],
   );
@@ -89,6 +92,7 @@ export async function insertVersion(
     name: string;
     deploymentId: string;
     contentHash: string;
+    historyTimeToLive: number | null;
   },
 ): Promise<DecisionVersionRecord> {
   const { rows } = await client.query<DecisionVersionRow>(
@@ -97,10 +101,18 @@ export async function insertVersion(
        WHERE org_id = $1 AND decision_key = $2
        RETURNING org_id, decision_key, name
      )
-     INSERT INTO decision_versions (org_id, decision_key, version, deployment_id, content_hash)
-     SELECT org_id, decision_key, $3, $5, $6 FROM key
-     RETURNING id, decision_key, version, $4::text AS name, deployed_at`,
-    [row.orgId, row.decisionKey, row.version, row.name, row.deploymentId, row.contentHash],
+     INSERT INTO decision_versions (org_id, decision_key, version, deployment_id, content_hash, history_time_to_live)
+     SELECT org_id, decision_key, $3, $5, $6, $7 FROM key
+     RETURNING id, decision_key, version, $4::text AS name, history_time_to_live, deployed_at`,
+    [
+      row.orgId,
+      row.decisionKey,
+      row.version,
+      row.name,
+      row.deploymentId,
+      row.contentHash,
+      row.historyTimeToLive,
+    ],
   );
   return toRecord(firstRow(rows));
 }
@@ -112,7 +124,7 @@ export async function listDecisions(
   allVersions: boolean,
 ): Promise<DecisionVersionRecord[]> {
   const { rows } = await pool.query<DecisionVersionRow>(
-    `SELECT v.id, v.decision_key, v.version, k.name, v.deployed_at
+    `SELECT v.id, v.decision_key, v.version, k.name, v.history_time_to_live, v.deployed_at
      FROM decision_keys k
      JOIN decision_versions v ON v.org_id = k.org_id AND v.decision_key = k.decision_key
      WHERE k.org_id = $1 AND ($2 OR v.version = k.latest_version)
@@ -232,6 +244,7 @@ export interface DecisionVersionView {
   name: string;
   deployment_id: string;
   latest: boolean;
+  history_time_to_live: number | null;
 }
 
 const decisionViewFrom = `
@@ -239,7 +252,7 @@ const decisionViewFrom = `
   JOIN decision_keys k ON k.org_id = v.org_id AND k.decision_key = v.decision_key
   LEFT JOIN orgs o ON o.id = v.org_id`;
 const decisionViewColumns = `v.id, v.org_id, o.slug AS org_slug, v.decision_key, v.version, k.name,
-  v.deployment_id, v.version = k.latest_version AS latest`;
+  v.deployment_id, v.version = k.latest_version AS latest, v.history_time_to_live`;
 
 function decisionVersionWhere(query: DecisionVersionQuery, values: unknown[]): string {
   const conditions: string[] = [];

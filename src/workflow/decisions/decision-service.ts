@@ -67,6 +67,8 @@ export interface DeployedDecision {
   decision_key: string;
   version: number;
   name: string;
+  /** Its `camunda:historyTimeToLive` in days: kept and shown, nothing is purged by it. */
+  history_time_to_live: number | null;
 }
 
 /** A rule that matched during an evaluation, as the API shows it (`rule_index` is 0-based). */
@@ -174,10 +176,12 @@ export class DecisionService {
   async store(client: PoolClient, orgId: string, userId: string, document: DmnDocument): Promise<StoredDmn> {
     const { xml, compiled } = document;
     const fingerprint = decisionFingerprinter(compiled.model);
+    const timesToLive = new Map(compiled.model.decisions.map((d) => [d.id, d.historyTimeToLive ?? null]));
     const wanted = compiled.decisions.map((decision) => ({
       key: decision.id,
       name: decision.name.trim() === '' ? decision.id : decision.name,
       hash: fingerprint(decision.id),
+      historyTimeToLive: timesToLive.get(decision.id) ?? null,
     }));
     // Keys are locked in one order so that two files sharing keys cannot deadlock.
     const byKey = [...wanted].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -191,12 +195,18 @@ export class DecisionService {
         key.latest_version === 0
           ? null
           : await decisions.findVersion(client, orgId, decision.key, key.latest_version);
-      if (latest !== null && latest.content_hash === decision.hash) {
+      // A new history time to live makes a new version, as any change of the file does in Camunda.
+      if (
+        latest !== null &&
+        latest.content_hash === decision.hash &&
+        latest.history_time_to_live === decision.historyTimeToLive
+      ) {
         deployed.set(decision.key, {
           id: latest.id,
           decision_key: decision.key,
           version: latest.version,
           name: key.name,
+          history_time_to_live: latest.history_time_to_live,
         });
         continue;
       }
@@ -208,6 +218,7 @@ export class DecisionService {
         name: decision.name,
         deploymentId,
         contentHash: decision.hash,
+        historyTimeToLive: decision.historyTimeToLive,
       });
       newKeys.push(created.decision_key);
       deployed.set(decision.key, {
@@ -215,6 +226,7 @@ export class DecisionService {
         decision_key: created.decision_key,
         version: created.version,
         name: created.name,
+        history_time_to_live: created.history_time_to_live,
       });
     }
     return {

@@ -1,6 +1,12 @@
 import Type from 'typebox';
 import { Uuid } from '../common-schemas.js';
 
+/** A decision's camunda:historyTimeToLive: kept and shown; weft stores no decision history to purge. */
+const HistoryTimeToLive = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+  description:
+    "the decision's camunda:historyTimeToLive in days, or null; kept for Camunda clients (weft keeps no history of evaluations)",
+});
+
 /** A decision key in a path: the DMN decision's id. */
 export const DecisionKeyParams = Type.Object({
   decision_key: Type.String({ minLength: 1, maxLength: 100 }),
@@ -18,6 +24,7 @@ export const DeployedDecision = Type.Object({
   decision_key: Type.String(),
   version: Type.Integer({ minimum: 1 }),
   name: Type.String(),
+  history_time_to_live: HistoryTimeToLive,
 });
 
 /** GET /api/v1/decisions query. */
@@ -36,6 +43,7 @@ export const DecisionListItem = Type.Object({
   decision_key: Type.String(),
   version: Type.Integer({ minimum: 1 }),
   name: Type.String(),
+  history_time_to_live: HistoryTimeToLive,
   deployed_at: Type.String({ format: 'date-time' }),
 });
 

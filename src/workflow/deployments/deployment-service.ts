@@ -217,6 +217,21 @@ export class DeploymentService {
     });
   }
 
+  /**
+   * Sets how many days the history of the version's instances is kept after they end (Developer);
+   * null: the global retention. Applies to ended instances too, at the next housekeeping run.
+   */
+  async setHistoryTimeToLive(
+    identity: Identity,
+    id: string,
+    days: number | null,
+  ): Promise<definitions.DefinitionRecord> {
+    await this.find(identity, id, ['Developer']);
+    const changed = await definitions.setHistoryTimeToLive(this.pool, id, days);
+    if (!changed) throw WorkflowErrors.notFound('No such deployment');
+    return changed;
+  }
+
   private async rearmTimerStarts(
     client: PoolClient,
     definition: definitions.DefinitionRecord,

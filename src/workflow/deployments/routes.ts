@@ -14,6 +14,7 @@ import {
   ProcessDefinitionWithXml,
   RenameByKeyBody,
   SetDisabledBody,
+  SetHistoryTimeToLiveBody,
   VersionInstanceCounts,
 } from './schemas.js';
 
@@ -22,7 +23,7 @@ function present<T extends DefinitionRecord>(definition: T): Omit<T, 'org_id'> {
   return shown;
 }
 
-/** Deployments: deploy, list, show, statistics, disable, rename by key. */
+/** Deployments: deploy, list, show, statistics, disable, history time to live, rename by key. */
 export function registerDeploymentRoutes(app: HttpServer, deployments: DeploymentService): void {
   const tags = ['deployments'];
   const security = bearerSecurity;
@@ -135,6 +136,30 @@ export function registerDeploymentRoutes(app: HttpServer, deployments: Deploymen
     },
     async (request) =>
       present(await deployments.setDisabled(identityOf(request), request.params.id, request.body.disabled)),
+  );
+
+  app.patch(
+    '/api/v1/deployments/:id/history-time-to-live',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Set how many days the history of a version's instances is kept after they end (Developer)",
+        description:
+          'null: the global WORKFLOW_HISTORY_RETENTION_DAYS. The next history housekeeping run applies it to instances that have already ended.',
+        params: DeploymentIdParams,
+        body: SetHistoryTimeToLiveBody,
+        response: { 200: ProcessDefinition, ...authenticatedErrors, 404: ErrorBody },
+      },
+    },
+    async (request) =>
+      present(
+        await deployments.setHistoryTimeToLive(
+          identityOf(request),
+          request.params.id,
+          request.body.history_time_to_live,
+        ),
+      ),
   );
 
   app.patch(

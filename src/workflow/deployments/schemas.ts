@@ -1,5 +1,15 @@
 import Type from 'typebox';
 import { Uuid } from '../common-schemas.js';
+import { MAX_HISTORY_TIME_TO_LIVE } from '../engine/model/index.js';
+
+/** Days an instance's history is kept after its end; null: the global retention. */
+const HistoryTimeToLive = Type.Union(
+  [Type.Integer({ minimum: 0, maximum: MAX_HISTORY_TIME_TO_LIVE }), Type.Null()],
+  {
+    description:
+      "days the history of the version's instances is kept after they end (camunda:historyTimeToLive); null: WORKFLOW_HISTORY_RETENTION_DAYS",
+  },
+);
 
 /** A deployed version or draft of a process, as the API shows it. */
 export const ProcessDefinition = Type.Object({
@@ -10,6 +20,7 @@ export const ProcessDefinition = Type.Object({
   disabled: Type.Boolean(),
   /** Suspended by an operator (POST /api/v1/deployments/{id}/suspend): starts no instance. */
   suspended: Type.Boolean(),
+  history_time_to_live: HistoryTimeToLive,
   draft: Type.Boolean(),
   deployed_at: Type.String({ format: 'date-time' }),
   process_group_id: Uuid,
@@ -83,6 +94,12 @@ export const ProcessDefinitionWithXml = Type.Object({ ...ProcessDefinition.prope
 
 /** PATCH /api/v1/deployments/{id}/disabled body. */
 export const SetDisabledBody = Type.Object({ disabled: Type.Boolean() }, { additionalProperties: false });
+
+/** PATCH /api/v1/deployments/{id}/history-time-to-live body. */
+export const SetHistoryTimeToLiveBody = Type.Object(
+  { history_time_to_live: HistoryTimeToLive },
+  { additionalProperties: false },
+);
 
 /** PATCH /api/v1/deployments/by-key body. */
 export const RenameByKeyBody = Type.Object(

@@ -5,6 +5,7 @@ import type { Logger } from '../../platform/logging/logger.js';
 import { deleteFinishedBatches } from '../batches/batch-repository.js';
 import { deleteExpiredBufferedMessages } from '../engine/store/buffered-messages.js';
 import { deleteHistoryOf } from '../engine/store/process-history.js';
+import { listHistoryRetentions } from '../engine/store/process-definitions.js';
 import { findEndedInstances } from '../engine/store/process-instances.js';
 import {
   inFencedTransaction,
@@ -16,7 +17,10 @@ import {
 export interface HousekeepingOptions {
   pool: Pool;
   clock: Clock;
-  /** WORKFLOW_HISTORY_RETENTION_DAYS: history of instances ended longer ago than this is deleted. */
+  /**
+   * WORKFLOW_HISTORY_RETENTION_DAYS: history of instances ended longer ago than this is deleted,
+   * unless their definition version has a history time to live of its own.
+   */
   retentionDays: number;
   /** History rows per DELETE (each its own short transaction); 1,000 when not given. */
   batchSize?: number;
@@ -49,17 +53,33 @@ interface Cursor {
 }
 
 const INSTANCES_PER_PAGE = 100;
+const DAY_MS = 86_400_000;
+// An end commits a moment after its `ended_at`: an instance that ended this recently may not be
+// visible yet, and a version's cursor must not pass it (a time to live of 0 would otherwise race).
+const SETTLE_MS = 60_000;
 
 /**
  * The leader's housekeeping: deletes expired buffered messages, completed batches older than
- * `retentionDays`, and the `process_history` rows of
- * instances that ended more than `retentionDays` ago, in batches of at most `batchSize` rows with a pause between. The instance rows
- * themselves stay (state, variables, incidents remain readable); only their step-by-step history goes.
- * Instances are walked in order of their end from a cursor kept between runs, so each ended instance
- * is visited about once per process lifetime.
+ * `retentionDays`, and the `process_history` rows of instances that ended longer ago than their
+ * definition version's history time to live (Camunda's `historyTimeToLive`), or than
+ * `retentionDays` when the version has none, in batches of at most `batchSize` rows with a pause
+ * between. The instance rows themselves stay (state, variables, incidents remain readable); only
+ * their step-by-step history goes.
+ *
+ * Each version has a cutoff of its own, so the ended instances are walked version by version, each
+ * in order of their end from a cursor of that version kept between runs. A single cursor over all
+ * ended instances would be wrong: walking up to the earliest cutoff it would pass an instance whose
+ * longer time to live has not run out yet, and that instance, ended before the cursor, would never
+ * be visited again. Within one version the cutoff only moves forward with the clock, so every
+ * instance behind the version's cursor has been purged. When an operator shortens the time to live,
+ * the cutoff jumps forward and the walk goes on from the cursor; when they lengthen it, the cutoff
+ * moves back, and what lies between it and the cursor has already been purged. A run probes each
+ * version once (one range of process_instances_definition_ended_idx) and then reads only instances
+ * due; each ended instance is visited about once per process lifetime.
  */
 export class Housekeeping {
-  private cursor: Cursor | undefined;
+  /** Per definition version: the last instance whose history was purged. */
+  private readonly cursors = new Map<string, Cursor>();
   private loop: Promise<void> | undefined;
   private abort: AbortController | undefined;
 
@@ -79,7 +99,8 @@ export class Housekeeping {
     const { pool, clock, retentionDays } = this.options;
     const batchSize = this.options.batchSize ?? 1_000;
     const pauseMs = this.options.pauseMs ?? 100;
-    const cutoff = new Date(clock.now().getTime() - retentionDays * 86_400_000);
+    const now = clock.now().getTime();
+    const cutoff = new Date(now - retentionDays * DAY_MS);
     const result: HousekeepingResult = {
       instances: 0,
       historyRows: 0,
@@ -89,13 +110,40 @@ export class Housekeeping {
     };
     result.expiredMessages = await this.deleteExpiredMessages(batchSize, pauseMs, signal, fence);
     result.finishedBatches = await this.deleteFinishedBatches(cutoff, batchSize, pauseMs, signal, fence);
+    const versions = await listHistoryRetentions(pool);
+    const listed = new Set(versions.map((version) => version.id));
+    for (const id of this.cursors.keys()) if (!listed.has(id)) this.cursors.delete(id);
+    for (const version of versions) {
+      if (signal?.aborted) break;
+      const days = version.history_time_to_live ?? retentionDays;
+      const endedBefore = Math.min(now - days * DAY_MS, now - SETTLE_MS);
+      // Nothing ended before 1970; a time to live of millions of days would not even make a date.
+      if (endedBefore <= 0) continue;
+      await this.purgeHistoryOf(version.id, new Date(endedBefore), result, signal, fence);
+    }
+    if (result.historyRows > 0 || result.expiredMessages > 0 || result.finishedBatches > 0)
+      this.options.logger?.info({ ...result, retentionDays }, 'history purged');
+    return result;
+  }
+
+  // The history of one version's instances ended before `endedBefore`, from the version's cursor.
+  private async purgeHistoryOf(
+    definitionId: string,
+    endedBefore: Date,
+    result: HousekeepingResult,
+    signal: AbortSignal | undefined,
+    fence: TransactionFence | undefined,
+  ) {
+    const batchSize = this.options.batchSize ?? 1_000;
+    const pauseMs = this.options.pauseMs ?? 100;
     while (!signal?.aborted) {
-      const rows = await findEndedInstances(pool, {
-        endedBefore: cutoff,
-        after: this.cursor ?? null,
+      const rows = await findEndedInstances(this.options.pool, {
+        definitionId,
+        endedBefore,
+        after: this.cursors.get(definitionId) ?? null,
         limit: INSTANCES_PER_PAGE,
       });
-      if (rows.length === 0) break;
+      if (rows.length === 0) return;
       const ids = rows.map((row) => row.id);
       let deleted: number;
       do {
@@ -105,14 +153,12 @@ export class Housekeeping {
         if (deleted === batchSize && pauseMs > 0)
           await sleep(pauseMs, undefined, { signal }).catch(() => undefined);
       } while (deleted === batchSize && !signal?.aborted);
-      if (signal?.aborted) break;
+      if (signal?.aborted) return;
       result.instances += rows.length;
       const last = rows[rows.length - 1] as { id: string; ended_at: Date };
-      this.cursor = { endedAt: last.ended_at, id: last.id };
+      this.cursors.set(definitionId, { endedAt: last.ended_at, id: last.id });
+      if (rows.length < INSTANCES_PER_PAGE) return;
     }
-    if (result.historyRows > 0 || result.expiredMessages > 0 || result.finishedBatches > 0)
-      this.options.logger?.info({ ...result, retentionDays }, 'history purged');
-    return result;
   }
 
   // Expired buffered messages are never delivered; without this they would only go when another

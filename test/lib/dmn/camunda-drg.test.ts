@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compileDmn, evaluateDecision } from '../../../src/lib/dmn/index.js';
+import { compileDmn, evaluateDecision, parseDmn } from '../../../src/lib/dmn/index.js';
 import { definitions, literalDecision, tableModel, tableXml, type TableSpec } from './dmn-fixtures.js';
 
 // Two habits of Camunda 7's DMN engine that its models rely on (Camunda's invoice example needs
@@ -79,5 +79,34 @@ describe("Camunda 7's DMN habits", () => {
     assert.equal(evaluateDecision(dmn, 'use', { amount: 5, group: 'caller' }).result, 'caller');
     // A result: the required decision's output wins over the caller's variable, as in Camunda.
     assert.equal(evaluateDecision(dmn, 'use', { amount: 500, group: 'caller' }).result, 'sales');
+  });
+
+  test('camunda:historyTimeToLive is read as whole days, whatever the prefix; other values are problems', () => {
+    const withTimeToLive = (attributes: string) =>
+      parseDmn(
+        definitions(
+          literalDecision('d', 'D', '1').replace('<decision id="d"', `<decision ${attributes} id="d"`),
+        ).replace('<definitions ', '<definitions xmlns:camunda="http://camunda.org/schema/1.0/dmn" '),
+      );
+    const decision = (attributes: string) => withTimeToLive(attributes).definitions.decisions[0];
+    assert.equal(decision('camunda:historyTimeToLive="180"')?.historyTimeToLive, 180);
+    assert.equal(decision('camunda:historyTimeToLive="P5D"')?.historyTimeToLive, 5);
+    assert.equal(
+      decision('xmlns:k="http://camunda.org/schema/1.0/dmn" k:historyTimeToLive="0"')?.historyTimeToLive,
+      0,
+    );
+    assert.equal('historyTimeToLive' in (decision('camunda:historyTimeToLive=""') ?? {}), false);
+    assert.equal(
+      'historyTimeToLive' in (decision('xmlns:o="urn:other" o:historyTimeToLive="5"') ?? {}),
+      false,
+      'another namespace is not Camunda',
+    );
+    for (const bad of ['-1', 'P1W', '${ttl}', '2147483648'])
+      assert.deepEqual(withTimeToLive(`camunda:historyTimeToLive="${bad}"`).problems, [
+        {
+          elementId: 'd',
+          message: `camunda:historyTimeToLive of decision 'd' is '${bad}': it must be a whole number of days from 0 to 2147483647, written as 5 or P5D`,
+        },
+      ]);
   });
 });

@@ -12,6 +12,7 @@ interface DecisionDefinition {
   tenantId: string;
   category: null;
   versionTag: null;
+  historyTimeToLive: number | null;
 }
 
 describe('/engine-rest/decision-definition', () => {
@@ -22,11 +23,16 @@ describe('/engine-rest/decision-definition', () => {
     xml = await readFile(new URL('./fixtures/dish.dmn', import.meta.url), 'utf8');
     for (const orgId of [fixture.orgs.acme, fixture.orgs.beta])
       await fixture.native('POST', '/api/v1/decisions', { xml }, { 'x-org-id': orgId });
-    // A second version in acme (another name makes it differ).
+    // A second version in acme (another name makes it differ), with a history time to live.
     await fixture.native(
       'POST',
       '/api/v1/decisions',
-      { xml: xml.replace('name="Dish"', 'name="Dish v2"') },
+      {
+        xml: xml.replace(
+          'name="Dish"',
+          'name="Dish v2" xmlns:camunda="http://camunda.org/schema/1.0/dmn" camunda:historyTimeToLive="P30D"',
+        ),
+      },
       { 'x-org-id': fixture.orgs.acme },
     );
   });
@@ -92,6 +98,8 @@ describe('/engine-rest/decision-definition', () => {
     assert.equal(byKey.statusCode, 200, byKey.body);
     const latest = byKey.json() as DecisionDefinition;
     assert.equal(latest.version, 2);
+    assert.equal(latest.historyTimeToLive, 30, "the decision's camunda:historyTimeToLive");
+    assert.equal((await list('key=dish&version=1'))[0]?.historyTimeToLive, null);
     const byId = (await get(`/decision-definition/${latest.id}`)).json() as DecisionDefinition;
     assert.deepEqual(byId, latest);
     const inBeta = await get('/decision-definition/key/dish/tenant-id/beta', fixture.admin);

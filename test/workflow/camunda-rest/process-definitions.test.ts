@@ -227,4 +227,62 @@ describe('/engine-rest/process-definition', () => {
     });
     assertCamundaError(notJson, 400, 'InvalidRequestException');
   });
+  test('historyTimeToLive: read from the model, shown in the DTO, and set by PUT …/history-time-to-live', async () => {
+    const review = await fixtureFile('review.bpmn');
+    const file = {
+      name: 'retained.bpmn',
+      contents: review.contents
+        .replaceAll('review-order', 'retained')
+        .replace('name="Review order"', 'name="Retained" camunda:historyTimeToLive="P180D"'),
+    };
+    const { payload, headers } = await modelerDeploymentRequest(file, { name: 'retained', tenantId: 'acme' });
+    const deployed = await fixture.camunda({
+      method: 'POST',
+      url: '/engine-rest/deployment/create',
+      body: payload,
+      headers,
+      authorization: operator,
+    });
+    assert.equal(deployed.statusCode, 200, deployed.body);
+    const created = Object.values(
+      (deployed.json() as { deployedProcessDefinitions: Record<string, { historyTimeToLive: unknown }> })
+        .deployedProcessDefinitions,
+    );
+    assert.deepEqual(
+      created.map((definition) => definition.historyTimeToLive),
+      [180],
+    );
+    const [retained] = await list('?key=retained');
+    assert.ok(retained !== undefined);
+    assert.equal((retained as Definition & { historyTimeToLive: unknown }).historyTimeToLive, 180);
+    const [other] = await list('?key=review-order');
+    assert.equal((other as Definition & { historyTimeToLive: unknown }).historyTimeToLive, null);
+
+    const timeToLive = async (path: string) =>
+      ((await call('GET', `/process-definition/${path}`)).json() as { historyTimeToLive: unknown })
+        .historyTimeToLive;
+    const put = (path: string, body: unknown, authorization = operator) =>
+      call('PUT', `/process-definition/${path}/history-time-to-live`, authorization, body);
+    const byId = await put(retained.id, { historyTimeToLive: 5 });
+    assert.equal(byId.statusCode, 204, byId.body);
+    assert.equal(byId.body, '');
+    assert.equal(await timeToLive(retained.id), 5);
+    assert.equal((await put('key/retained/tenant-id/acme', { historyTimeToLive: null })).statusCode, 204);
+    assert.equal(await timeToLive(retained.id), null);
+    assert.equal((await put('key/retained', { historyTimeToLive: 0 })).statusCode, 204);
+    assert.equal(await timeToLive(retained.id), 0);
+    assert.equal((await put(retained.id, {})).statusCode, 204, 'absent is null, as in Camunda');
+    assert.equal(await timeToLive(retained.id), null);
+
+    assertCamundaError(await put(retained.id, { historyTimeToLive: -1 }), 400, 'InvalidRequestException');
+    assertCamundaError(await put(retained.id, { historyTimeToLive: 'P5D' }), 400, 'InvalidRequestException');
+    assertCamundaError(
+      await put(retained.id, { historyTimeToLive: 5 }, reader),
+      403,
+      'AuthorizationException',
+    );
+    assertCamundaError(await put('not-an-id', { historyTimeToLive: 5 }), 404, 'InvalidRequestException');
+    assertCamundaError(await put('key/nope', { historyTimeToLive: 5 }), 404, 'InvalidRequestException');
+    assert.equal(await timeToLive(retained.id), null, 'a refused PUT changes nothing');
+  });
 });

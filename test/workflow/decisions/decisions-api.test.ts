@@ -119,7 +119,13 @@ describe('decisions over HTTP: deploy, list, rename, evaluate', () => {
         { decision_key: 'greeting', version: 1, name: 'Greeting' },
       ],
     );
-    assert.deepEqual(Object.keys(v1[0] ?? {}).sort(), ['decision_key', 'id', 'name', 'version']);
+    assert.deepEqual(Object.keys(v1[0] ?? {}).sort(), [
+      'decision_key',
+      'history_time_to_live',
+      'id',
+      'name',
+      'version',
+    ]);
 
     // Only the discount changed: it gets version 2; the greeting stays version 1 (same id).
     const second = await deploy(definitions(inputs + discount('0.25') + greeting()));
@@ -173,6 +179,47 @@ describe('decisions over HTTP: deploy, list, rename, evaluate', () => {
     assert.equal(await deploymentCount(), before);
   });
 
+  test('camunda:historyTimeToLive is kept per version; a new value is a new version; a bad one is refused', async () => {
+    const withTimeToLive = (value: string) =>
+      definitions(
+        literalDecision('kept', 'Kept', '1', { inputs: [] }).replace(
+          '<decision id="kept"',
+          `<decision xmlns:c="http://camunda.org/schema/1.0/dmn" c:historyTimeToLive="${value}" id="kept"`,
+        ),
+      );
+    const first = await deploy(withTimeToLive('P7D'));
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal((first.json() as { history_time_to_live: number }[])[0]?.history_time_to_live, 7);
+    const same = await deploy(withTimeToLive('7'));
+    assert.equal(same.statusCode, 200, 'P7D and 7 are the same time to live');
+    const changed = await deploy(withTimeToLive('30'));
+    assert.equal(changed.statusCode, 201);
+    assert.deepEqual(
+      (changed.json() as { version: number; history_time_to_live: number }[]).map((d) => [
+        d.version,
+        d.history_time_to_live,
+      ]),
+      [[2, 30]],
+    );
+    const listed = (await list('?all_versions=true')).filter((d) => d.decision_key === 'kept');
+    assert.deepEqual(
+      listed.map((d) => [d.version, (d as Listed & { history_time_to_live: unknown }).history_time_to_live]),
+      [
+        [2, 30],
+        [1, 7],
+      ],
+    );
+    const refused = await deploy(withTimeToLive('PT1H'));
+    assert.equal(refused.statusCode, 400);
+    const errors = (refused.json() as ErrorBody).details?.errors ?? [];
+    assert.ok(
+      errors.some(
+        (e) => e.element_id === 'kept' && /camunda:historyTimeToLive of decision 'kept'/.test(e.message),
+      ),
+      JSON.stringify(errors),
+    );
+  });
+
   test('concurrent deploys of one key take distinct consecutive versions', async () => {
     const files = Array.from({ length: 8 }, (_, i) =>
       definitions(literalDecision('race', 'Race', String(i + 1000), { inputs: [] })),
@@ -194,7 +241,14 @@ describe('decisions over HTTP: deploy, list, rename, evaluate', () => {
     assert.equal(new Set(keys).size, keys.length, 'one item per key');
     const listed = latest.find((d) => d.decision_key === 'listed');
     assert.ok(listed);
-    assert.deepEqual(Object.keys(listed).sort(), ['decision_key', 'deployed_at', 'id', 'name', 'version']);
+    assert.deepEqual(Object.keys(listed).sort(), [
+      'decision_key',
+      'deployed_at',
+      'history_time_to_live',
+      'id',
+      'name',
+      'version',
+    ]);
     assert.equal(listed.version, 2);
     assert.ok(!Number.isNaN(Date.parse(listed.deployed_at)));
 

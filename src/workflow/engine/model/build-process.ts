@@ -1,6 +1,7 @@
 import type { ElementContext } from './build-element.js';
 import { buildElement, validateExtensions } from './build-element.js';
 import { feelExpression } from './expressions.js';
+import { readHistoryTimeToLive } from './history-time-to-live.js';
 import type { ModdleNode } from './moddle-node.js';
 import { bodyOf, bpmnTypeName, child, list, str } from './moddle-node.js';
 import { attachCompensationHandlers } from './compensation-handlers.js';
@@ -51,6 +52,8 @@ export function buildProcess(process: ModdleNode, processKey: string, ctx: Eleme
   validateExtensions(model.extensions, processKey, ctx);
   const listeners = readListeners(process, processKey, 'process', ctx.problems);
   if (listeners.length > 0) model.listeners = listeners;
+  const historyTimeToLive = readHistoryTimeToLive(process, processKey, ctx.problems);
+  if (historyTimeToLive !== undefined) model.historyTimeToLive = historyTimeToLive;
   const walk: Walk = {
     ...ctx,
     model,

@@ -5,6 +5,7 @@
 export { compileBpmn } from './compile.js';
 export { bpmnContentHash } from './content-hash.js';
 export { DEFAULT_MAX_LENGTH } from './xml-guard.js';
+export { MAX_HISTORY_TIME_TO_LIVE } from './history-time-to-live.js';
 export { NS as BPMN_NAMESPACES } from './moddle-node.js';
 export { defaultJobRetryCycle } from './async-continuations.js';
 export type {

@@ -533,6 +533,11 @@ export interface ProcessModel extends ScopeModel {
   extensions: RawXmlElement[];
   /** Camunda 7 `start` and `end` execution listeners of the process; absent in older models. */
   listeners?: ListenerModel[];
+  /**
+   * Camunda 7 `camunda:historyTimeToLive` in days, as deployed; absent when the process has none.
+   * The version's current value (which an operator may change) is its definition row's.
+   */
+  historyTimeToLive?: number;
 }
 
 /** A reason why a document cannot be deployed; `elementId` is null for document-level problems. */

@@ -141,12 +141,13 @@ export interface DeployedDecisionRecord {
   decision_key: string;
   version: number;
   name: string;
+  history_time_to_live: number | null;
 }
 
 /** The decision versions a deployment (a weft id) created (its DMN files'), by key. */
 export async function decisionsOfDeployment(db: Db, deploymentId: string): Promise<DeployedDecisionRecord[]> {
   const { rows } = await db.query<DeployedDecisionRecord>(
-    `SELECT v.id, v.decision_key, v.version, k.name
+    `SELECT v.id, v.decision_key, v.version, k.name, v.history_time_to_live
      FROM decision_deployments x
      JOIN decision_versions v ON v.deployment_id = x.id
      JOIN decision_keys k ON k.org_id = v.org_id AND k.decision_key = v.decision_key

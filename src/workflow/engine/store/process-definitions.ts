@@ -19,6 +19,11 @@ export interface DefinitionRecord {
   draft: boolean;
   /** Suspended by an operator: starts no instance (migration 0019). */
   suspended: boolean;
+  /**
+   * Days after an instance's end that its history is kept (Camunda's `historyTimeToLive`); null:
+   * the global retention (migration 0023).
+   */
+  history_time_to_live: number | null;
   deployed_at: string;
 }
 
@@ -27,7 +32,7 @@ interface DefinitionRow extends Omit<DefinitionRecord, 'deployed_at'> {
 }
 
 const columns =
-  'id, org_id, process_group_id, process_key, version, name, disabled, draft, suspended, deployed_at';
+  'id, org_id, process_group_id, process_key, version, name, disabled, draft, suspended, history_time_to_live, deployed_at';
 
 function toRecord(row: DefinitionRow): DefinitionRecord {
   return { ...row, deployed_at: row.deployed_at.toISOString() };
@@ -69,8 +74,9 @@ export async function insertDefinition(
 ): Promise<DefinitionRecord> {
   const { rows } = await db.query<DefinitionRow>(
     `INSERT INTO process_definitions
-       (org_id, process_group_id, process_key, version, draft, name, xml, content_hash, model)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       (org_id, process_group_id, process_key, version, draft, name, xml, content_hash, model,
+        history_time_to_live)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      RETURNING ${columns}`,
     [
       input.orgId,
@@ -82,6 +88,7 @@ export async function insertDefinition(
       input.xml,
       input.contentHash,
       JSON.stringify(input.model),
+      input.model.historyTimeToLive ?? null,
     ],
   );
   return toRecord(firstRow(rows));
@@ -136,6 +143,41 @@ export async function setDisabled(
   );
   const row = rows[0];
   return row ? { record: toRecord(row), wasDisabled: row.was_disabled } : null;
+}
+
+/**
+ * Sets the history time to live of a version or draft (null: the global retention applies); returns
+ * it, or null when absent. The next housekeeping run applies it to the version's ended instances.
+ */
+export async function setHistoryTimeToLive(
+  db: Db,
+  id: string,
+  days: number | null,
+): Promise<DefinitionRecord | null> {
+  const { rows } = await db.query<DefinitionRow>(
+    `UPDATE process_definitions SET history_time_to_live = $2 WHERE id = $1 RETURNING ${columns}`,
+    [id, days],
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** A version's id and its history time to live in days (null: the global retention). */
+export interface HistoryRetention {
+  id: string;
+  history_time_to_live: number | null;
+}
+
+/**
+ * Every definition (versions and drafts) with its history time to live, in id order: history
+ * housekeeping walks the ended instances of each in turn.
+ */
+export async function listHistoryRetentions(db: Db): Promise<HistoryRetention[]> {
+  const { rows } = await db.query<HistoryRetention>({
+    name: 'workflow.housekeeping.history-retentions',
+    text: 'SELECT id, history_time_to_live FROM process_definitions ORDER BY id',
+    values: [],
+  });
+  return rows;
 }
 
 /** Renames every version and draft of a key in one statement; returns how many rows changed. */

@@ -516,21 +516,33 @@ interface TaskLockColumns {
 }
 
 /**
- * A page of instances that ended before `endedBefore`, in order of their end (and id), after the
- * cursor `after` (the last of the previous page): what history housekeeping purges.
+ * A page of the instances of one definition that ended before `endedBefore`, in order of their end
+ * (and id), after the cursor `after` (the last of the previous page): what history housekeeping
+ * purges.
  */
 export async function findEndedInstances(
   db: Pool,
-  page: { endedBefore: Date; after: { endedAt: Date; id: string } | null; limit: number },
+  page: {
+    definitionId: string;
+    endedBefore: Date;
+    after: { endedAt: Date; id: string } | null;
+    limit: number;
+  },
 ): Promise<{ id: string; ended_at: Date }[]> {
   const { rows } = await db.query<{ id: string; ended_at: Date }>({
     name: 'workflow.housekeeping.ended-instances',
     text: `SELECT id, ended_at FROM process_instances
-               WHERE ended_at IS NOT NULL AND ended_at < $1
-                 AND ($2::timestamptz IS NULL OR (ended_at, id) > ($2, $3::uuid))
+               WHERE definition_id = $1 AND ended_at IS NOT NULL AND ended_at < $2
+                 AND ($3::timestamptz IS NULL OR (ended_at, id) > ($3, $4::uuid))
                ORDER BY ended_at, id
-               LIMIT $4`,
-    values: [page.endedBefore, page.after?.endedAt ?? null, page.after?.id ?? null, page.limit],
+               LIMIT $5`,
+    values: [
+      page.definitionId,
+      page.endedBefore,
+      page.after?.endedAt ?? null,
+      page.after?.id ?? null,
+      page.limit,
+    ],
   });
   return rows;
 }

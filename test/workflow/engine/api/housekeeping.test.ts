@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
+import { createEngineFixture, fixtureXml, type EngineFixture } from './engine-fixture.js';
 
 describe('history housekeeping in the service (WORKFLOW_HISTORY_RETENTION_DAYS)', () => {
   let f: EngineFixture;
@@ -77,5 +77,63 @@ describe('history housekeeping in the service (WORKFLOW_HISTORY_RETENTION_DAYS)'
       [rows.map((row) => row.id)],
     );
     assert.equal(items.rows[0]?.n, 2, "the old batch's items went with it");
+  });
+  test("camunda:historyTimeToLive is the version's retention; PATCH …/history-time-to-live changes it", async () => {
+    const xml = (await fixtureXml('scripts-only.bpmn'))
+      .replaceAll('pricing', 'pricing-short')
+      .replace(
+        '<bpmn:process id="pricing-short"',
+        '<bpmn:process id="pricing-short" camunda:historyTimeToLive="P1D"',
+      );
+    const deployed = await f.workflow.request({
+      method: 'POST',
+      url: '/api/v1/deployments',
+      token: f.tokens.developer,
+      body: { org_id: f.orgId, process_group_id: f.groupId, xml },
+    });
+    assert.equal(deployed.statusCode, 201, deployed.body);
+    const short = deployed.json() as { id: string; history_time_to_live: number | null };
+    assert.equal(short.history_time_to_live, 1);
+    const listed = (
+      await f.workflow.request({
+        method: 'GET',
+        url: `/api/v1/deployments?org_id=${f.orgId}&process_key=pricing`,
+        token: f.tokens.reader,
+      })
+    ).json() as { id: string; history_time_to_live: number | null }[];
+    const pricing = listed[0];
+    assert.ok(pricing !== undefined);
+    assert.equal(pricing.history_time_to_live, null, 'a process without the attribute has none');
+
+    const shortLived = await f.start('pricing-short', { price: 1, quantity: 2 });
+    const defaultLived = await f.start('pricing', { price: 1, quantity: 2 });
+    now = new Date(now.getTime() + DAY + 1_000);
+    await f.workflow.service.purgeHistory();
+    assert.equal(await historyCount(shortLived.id), 0, 'ended more than its 1 day ago');
+    assert.ok((await historyCount(defaultLived.id)) > 0, 'the global 10 days still hold for the other');
+
+    const patch = (id: string, body: unknown, token = f.tokens.developer) =>
+      f.workflow.request({
+        method: 'PATCH',
+        url: `/api/v1/deployments/${id}/history-time-to-live`,
+        token,
+        body,
+      });
+    assert.equal((await patch(pricing.id, { history_time_to_live: 1 }, f.tokens.operator)).statusCode, 403);
+    assert.equal((await patch(pricing.id, { history_time_to_live: -1 })).statusCode, 400);
+    assert.equal((await patch(pricing.id, { history_time_to_live: 1.5 })).statusCode, 400);
+    assert.equal((await patch(pricing.id, {})).statusCode, 400);
+    assert.equal(
+      (await patch('00000000-0000-4000-8000-000000000000', { history_time_to_live: 1 })).statusCode,
+      404,
+    );
+    const changed = await patch(pricing.id, { history_time_to_live: 1 });
+    assert.equal(changed.statusCode, 200, changed.body);
+    assert.equal((changed.json() as { history_time_to_live: number }).history_time_to_live, 1);
+    await f.workflow.service.purgeHistory();
+    assert.equal(await historyCount(defaultLived.id), 0, 'the new time to live applies to ended instances');
+
+    const cleared = await patch(short.id, { history_time_to_live: null });
+    assert.equal((cleared.json() as { history_time_to_live: null }).history_time_to_live, null);
   });
 });

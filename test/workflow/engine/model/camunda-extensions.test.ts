@@ -171,3 +171,33 @@ void describe('Camunda 7 extensions: initiator, called business key, list and ma
     );
   });
 });
+
+void describe('camunda:historyTimeToLive', () => {
+  const withTimeToLive = (value: string) =>
+    definitions('<bpmn:startEvent id="s" />').replace(
+      '<bpmn:process id="p" isExecutable="true">',
+      `<bpmn:process id="p" isExecutable="true" camunda:historyTimeToLive="${value}">`,
+    );
+
+  test('is read as whole days, written as a number or as an ISO 8601 duration in days', async () => {
+    assert.equal((await compileOne(withTimeToLive('5'))).historyTimeToLive, 5);
+    assert.equal((await compileOne(withTimeToLive('P30D'))).historyTimeToLive, 30);
+    assert.equal((await compileOne(withTimeToLive('0'))).historyTimeToLive, 0);
+    assert.equal((await compileOne(withTimeToLive('2147483647'))).historyTimeToLive, 2147483647);
+  });
+
+  test('absent or empty, the process has none (the global retention applies)', async () => {
+    assert.equal('historyTimeToLive' in (await compileOne(definitions('<bpmn:startEvent id="s" />'))), false);
+    assert.equal('historyTimeToLive' in (await compileOne(withTimeToLive(''))), false);
+  });
+
+  for (const value of ['-1', 'P1W', 'PT12H', 'P1.5D', '1.5', 'five', '${days}', '2147483648']) {
+    test(`'${value}' is a deploy problem naming the process`, async () => {
+      assertProblem(
+        await compileProblems(withTimeToLive(value)),
+        'p',
+        /camunda:historyTimeToLive of process 'p'/,
+      );
+    });
+  }
+});

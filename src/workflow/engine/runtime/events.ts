@@ -109,7 +109,8 @@ export function enterEvent(run: Run, token: TokenState, element: EventElement): 
  */
 function terminateScope(run: Run, token: TokenState): void {
   const on = { kind: 'element' as const, id: token.elementId };
-  if (runExecutionListeners(run, token, on, 'end', { kind: 'terminate' })) terminateAfterListeners(run, token);
+  if (runExecutionListeners(run, token, on, 'end', { kind: 'terminate' }))
+    terminateAfterListeners(run, token);
 }
 
 /** A terminate end event ends its scope, once its `end` listeners are done. */

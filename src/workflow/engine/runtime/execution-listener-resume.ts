@@ -5,7 +5,13 @@ import { listenerFailed, runListenerQueue, setListenerVariables } from './execut
 import { completeBranch, takeBranchFlow, takeGatewayFlows } from './gateways.js';
 import type { Run } from './run.js';
 import { finishInstance } from './scope-end.js';
-import type { AfterExecutionListeners, PendingExecutionListeners, ScriptWait, TokenState, Variables } from './types.js';
+import type {
+  AfterExecutionListeners,
+  PendingExecutionListeners,
+  ScriptWait,
+  TokenState,
+  Variables,
+} from './types.js';
 
 /*
  * Going on after execution listeners that stopped: a JavaScript listener's script answered, or

@@ -149,7 +149,12 @@ function listenerVariables(run: Run, token: TokenState, on: ListenerHostRef): Va
     : tokenVariables(run.state, token);
 }
 
-function evaluateListener(run: Run, token: TokenState, on: ListenerHostRef, expression: string): string | null {
+function evaluateListener(
+  run: Run,
+  token: TokenState,
+  on: ListenerHostRef,
+  expression: string,
+): string | null {
   const writes: Variables = {};
   const scope = expressionScope(run, on.kind === 'process' ? undefined : { id: token.id, elementId: on.id });
   const result = evaluateExpression(expression, listenerVariables(run, token, on), {

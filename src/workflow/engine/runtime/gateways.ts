@@ -132,7 +132,12 @@ export function takeEventBranch(run: Run, wait: Wait, variables: Variables | nul
  * Takes the flow of an event-based gateway's branch that fired, once the gateway's `end` listeners
  * are done; its catch event completes once the flow's `take` listeners are done.
  */
-export function takeBranchFlow(run: Run, token: TokenState, flowId: string, variables: Variables | null): void {
+export function takeBranchFlow(
+  run: Run,
+  token: TokenState,
+  flowId: string,
+  variables: Variables | null,
+): void {
   const targetElementId = run.model.flows[flowId]?.targetId ?? '';
   token.phase = 'active';
   run.history('gatewayDecision', token.elementId, token.id, { taken: [flowId] });

@@ -72,7 +72,12 @@ function runDeleteQueue(run: Run, pending: PendingDeleteListeners): void {
     if (listener?.expression == null) continue;
     const at = { id: pending.task.tokenId, elementId: pending.task.elementId };
     const result = evaluateListener(run, at, listener.expression, pending.task, pending.variables);
-    if (!result.ok) deleteListenerFailed(run, pending, `task listener (event 'delete') of '${element.id}' failed: ${result.message}`);
+    if (!result.ok)
+      deleteListenerFailed(
+        run,
+        pending,
+        `task listener (event 'delete') of '${element.id}' failed: ${result.message}`,
+      );
     else setDeleteWrites(run, pending, result.writes);
   }
 }

@@ -194,9 +194,7 @@ export interface ScriptWait extends WaitBase {
 
 /** Whose execution listeners run: the process's, a flow node's or a sequence flow's. */
 export type ListenerHostRef =
-  | { kind: 'process' }
-  | { kind: 'element'; id: string }
-  | { kind: 'flow'; id: string };
+  { kind: 'process' } | { kind: 'element'; id: string } | { kind: 'flow'; id: string };
 
 /**
  * Execution listeners of one event still to run (execution-listeners.ts), and what follows the

@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { createEngineFixture, type EngineFixture } from './engine-fixture.js';
 import { correlate } from './event-helpers.js';
 
-const js = (script: string) => `<camunda:script scriptFormat="javascript"><![CDATA[${script}]]></camunda:script>`;
+const js = (script: string) =>
+  `<camunda:script scriptFormat="javascript"><![CDATA[${script}]]></camunda:script>`;
 
 // JavaScript execution listeners on the process, a task and a flow, in order with expressions; the
 // task's last start listener chooses the route the gateway takes.
@@ -208,6 +209,9 @@ void describe('Camunda 7 JavaScript listeners in running instances', () => {
     const failures = (await history(instance.id)).filter((entry) => entry.kind === 'listenerFailed');
     assert.equal(failures.length, 1);
     assert.equal(failures[0]?.element_id, 'u');
-    assert.match(String(failures[0]?.data.message), /javascript task listener \(event 'delete'\) of 'u' failed.*cannot clean up/);
+    assert.match(
+      String(failures[0]?.data.message),
+      /javascript task listener \(event 'delete'\) of 'u' failed.*cannot clean up/,
+    );
   });
 });

@@ -94,7 +94,7 @@ void describe('JavaScript execution listeners in the engine', () => {
     assert.deepEqual(run.state.waits, {});
   });
 
-  test("a failing process end listener cannot stop the end: it is recorded and the listeners after it run", async () => {
+  test('a failing process end listener cannot stop the end: it is recorded and the listeners after it run', async () => {
     const run = new Scenario(
       await model(`
         <bpmn:extensionElements>${js('end', 'throw 1') + juel('end', "execution.setVariable('after', true)")}</bpmn:extensionElements>
@@ -105,17 +105,15 @@ void describe('JavaScript execution listeners in the engine', () => {
     assert.equal(run.state.status, 'completed');
     assert.equal(run.incidents().length, 0);
     assert.equal(run.variables().after, true);
-    assert.deepEqual(
-      run.history().find((entry) => entry.kind === 'listenerFailed')?.data,
-      { event: 'end', message: 'boom' },
-    );
+    assert.deepEqual(run.history().find((entry) => entry.kind === 'listenerFailed')?.data, {
+      event: 'end',
+      message: 'boom',
+    });
   });
 
   test('a failing end listener raises an incident; its retry runs it and the expression after it again, then the task leaves', async () => {
     const run = new Scenario(
-      await model(
-        task(js('end', 'check()') + juel('end', "execution.setVariable('ended', true)")),
-      ),
+      await model(task(js('end', 'check()') + juel('end', "execution.setVariable('ended', true)"))),
     ).start({});
     run.complete('u', { approved: true });
     run.send({ type: 'fail', waitId: listenerWait(run).waitId, message: 'check is not defined' });
@@ -188,10 +186,10 @@ void describe('JavaScript delete listeners in the engine', () => {
     run.send({ type: 'fail', waitId: listenerWait(run, 'taskListener').waitId, message: 'nope' });
     assert.equal(run.incidents().length, 0);
     assert.equal(run.variables().after, 'no', 'the expression after it ran');
-    assert.deepEqual(
-      run.history().find((entry) => entry.kind === 'listenerFailed')?.data,
-      { event: 'delete', message: 'nope' },
-    );
+    assert.deepEqual(run.history().find((entry) => entry.kind === 'listenerFailed')?.data, {
+      event: 'delete',
+      message: 'nope',
+    });
   });
 
   test('an ended instance accepts the answer of a delete listener only', async () => {

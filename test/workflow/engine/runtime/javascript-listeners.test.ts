@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { compileBpmn, type ProcessModel } from '../../../../src/workflow/engine/model/index.js';
-import type { ScriptWait } from '../../../../src/workflow/engine/runtime/index.js';
-import { Scenario } from './helpers.js';
+import {
+  generateInstructions,
+  migrateInstance,
+  type ScriptWait,
+} from '../../../../src/workflow/engine/runtime/index.js';
+import { Scenario, testContext } from './helpers.js';
 
 // The engine's side of JavaScript listeners: each opens a script wait that the driver answers; here
 // the test answers it as the sandbox would.
@@ -150,6 +154,37 @@ void describe('JavaScript execution listeners in the engine', () => {
     answer(run, { left: true });
     assert.equal(run.wait('b').kind, 'userTask');
     assert.deepEqual(run.historyOf('gatewayDecision'), ['g']);
+  });
+});
+
+void describe('failed execution listeners and migration', () => {
+  const flowTo = (flowId: string) => `
+    <bpmn:startEvent id="s"/>
+    <bpmn:userTask id="u"/>
+    <bpmn:sequenceFlow id="${flowId}" sourceRef="s" targetRef="u"><bpmn:extensionElements>${js('take', 'x')}</bpmn:extensionElements></bpmn:sequenceFlow>`;
+
+  test("an instance whose take listener failed migrates only to a version that has the listener's flow", async () => {
+    const v1 = await model(flowTo('f1'));
+    const run = new Scenario(v1).start({});
+    run.send({ type: 'fail', waitId: listenerWait(run).waitId, message: 'x is not defined' });
+    assert.equal(run.incidents()[0]?.elementId, 'u');
+    const migrate = (target: ProcessModel) =>
+      migrateInstance({
+        source: v1,
+        target,
+        state: run.state,
+        instructions: generateInstructions(v1, target),
+        ctx: testContext(),
+      });
+
+    const refused = migrate(await model(flowTo('other')));
+    assert.ok(!refused.ok);
+    assert.match(
+      refused.problems.map((p) => p.message).join('\n'),
+      /the failed execution listener of 'u' goes on by the flow 'f1', which the target does not have/,
+    );
+    const same = migrate(await model(flowTo('f1')));
+    assert.ok(same.ok, JSON.stringify(!same.ok && same.problems));
   });
 });
 

@@ -56,8 +56,10 @@ export function runExecutionListeners(
   event: PendingExecutionListeners['event'],
   then: AfterExecutionListeners,
 ): boolean {
+  const listeners = hostListeners(run, on);
+  if (listeners.length === 0) return true;
   const queue: number[] = [];
-  hostListeners(run, on).forEach((listener, index) => {
+  listeners.forEach((listener, index) => {
     if (listener.kind === 'execution' && listener.event === event) queue.push(index);
   });
   if (queue.length === 0) return true;

@@ -86,7 +86,7 @@ function runDeleteQueue(run: Run, pending: PendingDeleteListeners): void {
 // listeners after it see it.
 function setDeleteWrites(run: Run, pending: PendingDeleteListeners, writes: Variables): void {
   if (Object.keys(writes).length === 0) return;
-  setVariables(run, pending.scopeId, writes, null);
+  setVariables(run, pending.scopeId, writes, pending.task.tokenId);
   pending.variables = { ...pending.variables, ...writes };
 }
 

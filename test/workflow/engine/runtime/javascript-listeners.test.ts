@@ -67,6 +67,22 @@ void describe('JavaScript execution listeners in the engine', () => {
     assert.equal(run.wait('u').kind, 'userTask');
   });
 
+  test("with asyncBefore, the start listener runs in the continuation job's call, not the one that reached the task", async () => {
+    const run = new Scenario(
+      await model(`
+        <bpmn:startEvent id="s"/>
+        <bpmn:userTask id="u" camunda:asyncBefore="true"><bpmn:extensionElements>${js('start', "execution.setVariable('started', true)")}</bpmn:extensionElements></bpmn:userTask>
+        <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="u"/>`),
+    ).start({});
+    const job = run.wait('u');
+    assert.equal(job.kind, 'continuation');
+    run.send({ type: 'complete', waitId: job.waitId });
+    assert.equal(listenerWait(run).extension.attributes.host, 'u');
+    answer(run, { started: true });
+    assert.equal(run.wait('u').kind, 'userTask');
+    assert.equal(run.variables().started, true);
+  });
+
   test('a take listener holds the token on the flow; its answer enters the target', async () => {
     const run = new Scenario(
       await model(`

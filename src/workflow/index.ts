@@ -39,6 +39,7 @@ import { registerOrgRoutes } from './identity/orgs/routes.js';
 import { createScriptSandbox } from './scripts/sandbox.js';
 import { pipelineElementName, pipelineExtension } from './scripts/bpmn-pipeline.js';
 import { javascriptWork } from './scripts/javascript-work.js';
+import { executionListenerWork } from './scripts/execution-listener-work.js';
 import { taskListenerWork } from './scripts/task-listener-work.js';
 import { pipelineWork } from './scripts/pipeline-work.js';
 import { registerScriptRoutes } from './scripts/routes.js';
@@ -183,6 +184,7 @@ export async function createWorkflowService(deps: WorkflowServiceDependencies): 
       pipelineWork(sandbox, clock),
       javascriptWork(sandbox, clock),
       taskListenerWork(sandbox, clock),
+      executionListenerWork(sandbox, clock),
       decisionWork(decisions),
     ],
     extensions: {

@@ -18,10 +18,15 @@ export interface JavaScriptExecution {
   processInstanceId: string;
   processBusinessKey: string | null;
   processDefinitionId: string | null;
-  /** The script task's id (`execution.getCurrentActivityId()`). */
-  activityId: string;
+  /**
+   * The script task's id (`execution.getCurrentActivityId()`); for an execution listener its flow
+   * node's or flow's, null for the process's own.
+   */
+  activityId: string | null;
   /** The token's id (`execution.getId()`). */
   executionId: string;
+  /** The event an execution listener runs for (`execution.getEventName()`); absent elsewhere (null). */
+  eventName?: string;
 }
 
 /** One JavaScript script to run over process variables. */

@@ -49,6 +49,7 @@ export const javascriptPrelude = String.raw`(function (inputJson) {
     return values.has(name) ? values.get(name) : null;
   };
   const ids = input.execution;
+  const eventName = ids.eventName === undefined ? null : ids.eventName;
   const execution = {
     getVariable: getVariable,
     getVariableLocal: getVariable,
@@ -76,6 +77,7 @@ export const javascriptPrelude = String.raw`(function (inputJson) {
     getProcessDefinitionId: function () { return ids.processDefinitionId; },
     getCurrentActivityId: function () { return ids.activityId; },
     getActivityId: function () { return ids.activityId; },
+    getEventName: function () { return eventName; },
     id: ids.executionId,
     processInstanceId: ids.processInstanceId,
     processBusinessKey: ids.processBusinessKey,
@@ -83,6 +85,7 @@ export const javascriptPrelude = String.raw`(function (inputJson) {
     processDefinitionId: ids.processDefinitionId,
     currentActivityId: ids.activityId,
     activityId: ids.activityId,
+    eventName: eventName,
   };
   defineProperty(globalThis, 'execution', { value: freeze(execution), enumerable: false, writable: false, configurable: false });
   // A task listener's task: its assignee may change; variables are the execution's (Camunda's task

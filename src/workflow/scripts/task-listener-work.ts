@@ -10,15 +10,18 @@ import type { ScriptSandbox } from './sandbox.js';
  * named `taskListener`, see the engine's task-listeners.ts). The script sees `task` and `execution`;
  * its answer (the variables it set and the assignee it left) is applied in the same transaction as
  * the step that fired it. A script that throws, runs out of time or memory raises an incident on
- * the user task whose retry runs the listener again.
+ * the user task whose retry runs the listener again; a failing `delete` listener is only recorded
+ * (the task is withdrawn whatever it does).
  */
 export function taskListenerWork(sandbox: ScriptSandbox, clock: Clock): ImmediateWork {
   return {
     handles: (wait) => wait.kind === 'script' && wait.extension.name === TASK_LISTENER_SCRIPT,
     run: async (wait, owner) => {
-      if (wait.kind !== 'script' || wait.taskListener === undefined) return null;
+      if (wait.kind !== 'script') return null;
+      // A `delete` listener's task is already withdrawn; its wait carries the task as it was.
+      const task = (wait.taskListener ?? wait.deleteListener)?.task;
+      if (task === undefined) return null;
       const event = wait.extension.attributes.event ?? '';
-      const task = wait.taskListener.task;
       const outcome = await sandbox.runJavaScript({
         source: wait.extension.text ?? '',
         variables: wait.variables,

@@ -124,6 +124,22 @@ void describe('JavaScript in QuickJS', () => {
     ]);
   });
 
+  void test("execution answers an execution listener's event name; a script task's is null", async () => {
+    const listener = await engine.run(
+      {
+        source: '[execution.getEventName(), execution.eventName, execution.getCurrentActivityId()]',
+        variables: {},
+        execution: { ...execution, activityId: null, eventName: 'end' },
+        resultVariable: 'r',
+      },
+      limits,
+    );
+    assert.ok(listener.status === 'ok', JSON.stringify(listener));
+    assert.deepEqual(listener.output, ['end', 'end', null]);
+    const task = await ok('[execution.getEventName(), execution.eventName]', {}, 'r');
+    assert.deepEqual(task.output, [null, null]);
+  });
+
   void test('values are JSON: dates become ISO text, undefined null; a name __proto__ stays a variable', async () => {
     const result = await ok(
       `execution.setVariable('when', new Date(Date.UTC(2025, 0, 2)));

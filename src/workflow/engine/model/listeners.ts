@@ -22,7 +22,7 @@ const TASK_EVENTS = ['create', 'assignment', 'complete', 'delete'] as const;
  * (docs/workflow/camunda7.md, "Listeners"). Every listener is either kept to run or refused with a
  * problem naming the element, the event and why: Java ones (class, delegate expression) by
  * {@link checkJavaListeners}; field injection, script resources, languages other than JavaScript,
- * the `update` and `timeout` task events and JavaScript where weft cannot run it here.
+ * and the `update` and `timeout` task events. JavaScript runs for every event an expression runs for.
  */
 export function readListeners(
   node: ModdleNode,
@@ -106,18 +106,6 @@ export function readListeners(
     }
     if (text.length > MAX_JAVASCRIPT_LENGTH) {
       refuse(`has a script over ${MAX_JAVASCRIPT_LENGTH} characters`);
-      continue;
-    }
-    if (listenerKind === 'execution') {
-      refuse(
-        'is a JavaScript script, which weft does not run as an execution listener yet: write it as an expression (${execution.setVariable(…)}) or move the script into a script task',
-      );
-      continue;
-    }
-    if (event === 'delete') {
-      refuse(
-        'is a JavaScript script, which weft does not run on delete yet: write it as an expression (${…})',
-      );
       continue;
     }
     listeners.push({ kind: listenerKind, event, expression: null, script: text });

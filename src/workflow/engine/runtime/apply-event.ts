@@ -5,6 +5,11 @@ import { throwEscalation } from './escalations.js';
 import { propagateToCaller } from './call-errors.js';
 import { continueAfterJob } from './continuation-resume.js';
 import { failContinuation, reopenContinuation } from './continuations.js';
+import {
+  continueExecutionListeners,
+  failExecutionListener,
+  resumeExecutionListeners,
+} from './execution-listener-resume.js';
 import { cloneJson, nonJsonPath } from './json.js';
 import { modifyInstance } from './modify.js';
 import { continueMultiInstance } from './multi-instance.js';
@@ -16,6 +21,7 @@ import { continueStandardLoop, standardLoopOf } from './standard-loop.js';
 import { terminateToken } from './terminate.js';
 import type { Incident, InstanceState, Variables, Wait } from './types.js';
 import { setLocalVariables } from './variables.js';
+import { resumeDeleteListeners } from './task-listener-runs.js';
 import {
   assignTask,
   completeWithListeners,
@@ -66,7 +72,8 @@ function beginEvent(
   event: EngineEvent,
   ctx: EngineContext,
 ): Run | EngineResult {
-  if (!isLive(state.status)) return refuse('instanceEnded', `the instance has ended (${state.status})`);
+  if (!isLive(state.status) && !answersDeleteListener(state, event))
+    return refuse('instanceEnded', `the instance has ended (${state.status})`);
   const variables = 'variables' in event ? (event.variables ?? null) : null;
   const bad = variables === null ? null : nonJsonPath(variables, 'variables');
   if (bad !== null || (variables !== null && (typeof variables !== 'object' || Array.isArray(variables)))) {
@@ -94,6 +101,14 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
         continueAfterJob(run, wait);
         return null;
       }
+      if (wait.kind === 'script' && wait.executionListener !== undefined) {
+        resumeExecutionListeners(run, wait, variables);
+        return null;
+      }
+      if (wait.kind === 'script' && wait.deleteListener !== undefined) {
+        resumeDeleteListeners(run, wait, variables);
+        return null;
+      }
       if (
         wait.kind === 'userTask' &&
         wait.role.kind === 'activity' &&
@@ -106,6 +121,10 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
     case 'taskListenerDone': {
       const wait = run.state.waits[event.waitId];
       if (wait === undefined) return waitNotFound(event.waitId);
+      if (wait.kind === 'script' && wait.deleteListener !== undefined) {
+        resumeDeleteListeners(run, wait, variables);
+        return null;
+      }
       if (wait.kind !== 'script' || wait.taskListener === undefined) {
         return { code: 'notApplicable', message: `wait '${wait.waitId}' is not a task listener's` };
       }
@@ -152,6 +171,10 @@ function dispatch(run: Run, event: EngineEvent, variables: Variables | null): En
       if (wait.kind === 'script' && wait.taskListener !== undefined)
         failTaskListener(run, wait, event.message);
       else if (wait.kind === 'continuation') failContinuation(run, wait, event.message);
+      else if (wait.kind === 'script' && wait.executionListener !== undefined)
+        failExecutionListener(run, wait, event.message);
+      else if (wait.kind === 'script' && wait.deleteListener !== undefined)
+        resumeDeleteListeners(run, wait, null, event.message);
       else fail(run, wait, event.message);
       return null;
     }
@@ -246,11 +269,21 @@ function retry(run: Run, incident: Incident): void {
     case 'continuation':
       reopenContinuation(run, token, incident.retry.then);
       return;
+    case 'executionListeners':
+      continueExecutionListeners(run, token, incident.retry.pending);
+      return;
     case 'continueMultiInstance':
       if (standardLoopOf(run.element(token.elementId)) !== null) continueStandardLoop(run, token);
       else continueMultiInstance(run, token);
       return;
   }
+}
+
+// The answer to a withdrawn task's JavaScript `delete` listener, which may come after its instance ended.
+function answersDeleteListener(state: InstanceState, event: EngineEvent): boolean {
+  if (event.type !== 'complete' && event.type !== 'taskListenerDone' && event.type !== 'fail') return false;
+  const wait = state.waits[event.waitId];
+  return wait?.kind === 'script' && wait.deleteListener !== undefined;
 }
 
 function waitNotFound(waitId: string): EngineError {

@@ -23,11 +23,17 @@ export function completeElement(run: Run, token: TokenState, variables: Variable
   token.phase = 'active';
   if (!applyCompletion(run, token, element, variables)) return;
   if (!evaluateOwnConditions(run, token)) return;
-  const failure = runExecutionListeners(run, token, element.listeners, 'end', element);
-  if (failure !== null) {
-    run.raiseIncident(token, 'expression', failure, { action: 'complete', variables: null });
-    return;
-  }
+  const on = { kind: 'element' as const, id: element.id };
+  if (runExecutionListeners(run, token, on, 'end', { kind: 'complete' })) finishCompletion(run, token);
+}
+
+/**
+ * Completes the element a token is at once its `end` listeners are done: withdraws its boundary
+ * waits, records it (for compensation too) and leaves, or reports to its loop or throw.
+ */
+export function finishCompletion(run: Run, token: TokenState): void {
+  const element = run.element(token.elementId);
+  token.phase = 'active';
   for (const wait of run.waitsOf(token.id)) run.closeWait(wait.waitId, 'cancelled');
   run.history(
     'elementCompleted',

@@ -11,13 +11,11 @@ import { enterStandardLoop, standardLoopOf } from './standard-loop.js';
 import { enterSubProcess } from './sub-process.js';
 import type { TokenState } from './types.js';
 
-// The element's `start` execution listeners; false after raising the incident of one that failed.
+// The element's `start` execution listeners; false when one waits for its script or failed (its
+// behaviour then runs once they are done, see execution-listener-resume.ts).
 function startListeners(run: Run, token: TokenState): boolean {
-  const element = run.element(token.elementId);
-  const failure = runExecutionListeners(run, token, element.listeners, 'start', element);
-  if (failure === null) return true;
-  run.raiseIncident(token, 'expression', failure, { action: 'activate' });
-  return false;
+  const on = { kind: 'element' as const, id: token.elementId };
+  return runExecutionListeners(run, token, on, 'start', { kind: 'behaviour' });
 }
 
 /**
@@ -44,13 +42,9 @@ export function enterElement(run: Run, token: TokenState): void {
     case 'inclusiveGateway':
     case 'complexGateway':
     case 'eventBasedGateway':
-      if (!startListeners(run, token)) return;
-      enterGateway(run, token, element);
-      return;
     case 'boundaryEvent':
       // Boundary tokens are created already activated, by the boundary or error handling.
-      if (!startListeners(run, token)) return;
-      run.schedule({ kind: 'complete', tokenId: token.id, variables: null });
+      if (startListeners(run, token)) enterBehaviour(run, token);
       return;
     default:
       break;
@@ -62,8 +56,26 @@ export function enterElement(run: Run, token: TokenState): void {
     token.loopCounter === null ? {} : { loopCounter: token.loopCounter },
   );
   if (!run.skipInputsOf.delete(token.id) && !applyInputs(run, token, element)) return;
-  if (!startListeners(run, token)) return;
+  if (startListeners(run, token)) enterBehaviour(run, token);
+}
+
+/**
+ * Runs the behaviour of the element a token has entered, once its input mappings and `start`
+ * listeners are done.
+ */
+export function enterBehaviour(run: Run, token: TokenState): void {
+  const element = run.element(token.elementId);
   switch (element.type) {
+    case 'exclusiveGateway':
+    case 'parallelGateway':
+    case 'inclusiveGateway':
+    case 'complexGateway':
+    case 'eventBasedGateway':
+      enterGateway(run, token, element);
+      return;
+    case 'boundaryEvent':
+      run.schedule({ kind: 'complete', tokenId: token.id, variables: null });
+      return;
     case 'startEvent':
     case 'endEvent':
     case 'intermediateCatchEvent':

@@ -108,13 +108,13 @@ export function enterEvent(run: Run, token: TokenState, element: EventElement): 
  * terminated; inside a sub-process only the sub-process ends, and it completes normally (BPMN).
  */
 function terminateScope(run: Run, token: TokenState): void {
-  const failure = runExecutionListeners(run, token, run.element(token.elementId).listeners, 'end', {
-    id: token.elementId,
-  });
-  if (failure !== null) {
-    run.raiseIncident(token, 'expression', failure, { action: 'activate' });
-    return;
-  }
+  const on = { kind: 'element' as const, id: token.elementId };
+  if (runExecutionListeners(run, token, on, 'end', { kind: 'terminate' }))
+    terminateAfterListeners(run, token);
+}
+
+/** A terminate end event ends its scope, once its `end` listeners are done. */
+export function terminateAfterListeners(run: Run, token: TokenState): void {
   run.history('elementCompleted', token.elementId, token.id);
   run.dropToken(token.id);
   for (const other of run.tokensIn(token.scopeId)) {

@@ -21,10 +21,9 @@ export function takeFlows(run: Run, token: TokenState, flowIds: readonly string[
     moving.elementId = flow.targetId;
     moving.arrivedVia = flowId;
     moving.phase = 'active';
-    const failure = runExecutionListeners(run, moving, flow.listeners, 'take', flow);
-    // The flow is taken; retrying enters its target (Camunda would roll the whole step back).
-    if (failure !== null) run.raiseIncident(moving, 'expression', failure, { action: 'activate' });
-    else run.schedule({ kind: 'enter', tokenId: moving.id });
+    // The flow is taken; a listener that waits for its script or fails enters the target after.
+    if (runExecutionListeners(run, moving, { kind: 'flow', id: flowId }, 'take', { kind: 'enterTarget' }))
+      run.schedule({ kind: 'enter', tokenId: moving.id });
   });
 }
 

@@ -73,16 +73,20 @@ export function splitGateway(run: Run, token: TokenState): void {
     );
     return;
   }
-  const ids = taken.map((flow) => flow.id);
-  const failure = runExecutionListeners(run, token, element.listeners, 'end', element);
-  if (failure !== null) {
-    run.raiseIncident(token, 'expression', failure, { action: 'split' });
-    return;
-  }
-  if (element.outgoing.length > 1) run.history('gatewayDecision', element.id, token.id, { taken: ids });
+  const flowIds = taken.map((flow) => flow.id);
+  const on = { kind: 'element' as const, id: element.id };
+  if (runExecutionListeners(run, token, on, 'end', { kind: 'takeFlows', flowIds }))
+    takeGatewayFlows(run, token, flowIds);
+}
+
+/** Leaves a gateway by the flows it chose, once its `end` listeners are done. */
+export function takeGatewayFlows(run: Run, token: TokenState, flowIds: string[]): void {
+  const element = run.element(token.elementId);
+  token.phase = 'active';
+  if (element.outgoing.length > 1) run.history('gatewayDecision', element.id, token.id, { taken: flowIds });
   run.history('elementCompleted', element.id, token.id);
-  if (stopsAfter(run, token, { kind: 'take', flowIds: ids })) return;
-  takeFlows(run, token, ids);
+  if (stopsAfter(run, token, { kind: 'take', flowIds })) return;
+  takeFlows(run, token, flowIds);
 }
 
 function openEventBranches(run: Run, token: TokenState, element: Gateway): void {
@@ -118,19 +122,37 @@ export function takeEventBranch(run: Run, wait: Wait, variables: Variables | nul
   if (token === undefined) return;
   run.closeWait(wait.waitId, 'completed');
   for (const other of run.waitsOf(token.id)) run.closeWait(other.waitId, 'cancelled');
-  const { flowId, targetElementId } = wait.role;
-  const failure =
-    runExecutionListeners(run, token, run.element(token.elementId).listeners, 'end', {
-      id: token.elementId,
-    }) ?? runExecutionListeners(run, token, run.model.flows[flowId]?.listeners, 'take', { id: flowId });
+  const { flowId } = wait.role;
+  const on = { kind: 'element' as const, id: token.elementId };
+  if (runExecutionListeners(run, token, on, 'end', { kind: 'takeBranch', flowId, variables }))
+    takeBranchFlow(run, token, flowId, variables);
+}
+
+/**
+ * Takes the flow of an event-based gateway's branch that fired, once the gateway's `end` listeners
+ * are done; its catch event completes once the flow's `take` listeners are done.
+ */
+export function takeBranchFlow(
+  run: Run,
+  token: TokenState,
+  flowId: string,
+  variables: Variables | null,
+): void {
+  const targetElementId = run.model.flows[flowId]?.targetId ?? '';
+  token.phase = 'active';
   run.history('gatewayDecision', token.elementId, token.id, { taken: [flowId] });
   run.history('elementCompleted', token.elementId, token.id);
   run.history('flowTaken', flowId, token.id, { sourceId: token.elementId, targetId: targetElementId });
   token.elementId = targetElementId;
   token.arrivedVia = flowId;
+  const on = { kind: 'flow' as const, id: flowId };
+  if (runExecutionListeners(run, token, on, 'take', { kind: 'completeBranch', variables }))
+    completeBranch(run, token, variables);
+}
+
+/** The catch event (or receive task) of a fired branch completes with the event's variables. */
+export function completeBranch(run: Run, token: TokenState, variables: Variables | null): void {
   token.phase = 'active';
-  run.history('elementActivated', targetElementId, token.id);
-  // The branch has fired; retrying a failed end or take listener's incident completes its event.
-  if (failure !== null) run.raiseIncident(token, 'expression', failure, { action: 'complete', variables });
-  else run.schedule({ kind: 'complete', tokenId: token.id, variables });
+  run.history('elementActivated', token.elementId, token.id);
+  run.schedule({ kind: 'complete', tokenId: token.id, variables });
 }

@@ -5,7 +5,8 @@
 export { startInstance, startInstancePausing } from './start-instance.js';
 export { applyEvent, applyEventPausing } from './apply-event.js';
 export { DEFAULT_RETRIES, JAVASCRIPT_SCRIPT } from './activities.js';
-export { TASK_LISTENER_SCRIPT } from './task-listeners.js';
+export { EXECUTION_LISTENER_SCRIPT } from './execution-listeners.js';
+export { TASK_LISTENER_SCRIPT } from './task-listener-runs.js';
 export { checkInstructions, generateInstructions, migrateInstance } from './migrate.js';
 export type {
   MigrationInput,

@@ -14,7 +14,14 @@ import { buildCatchWait, type CatchTrigger } from './catch-waits.js';
 import { cloneJson } from './json.js';
 import type { Effect, EngineContext } from './protocol.js';
 import { Run } from './run.js';
-import type { InstanceState, JsonValue, TokenState, Wait, WaitRole } from './types.js';
+import type {
+  InstanceState,
+  JsonValue,
+  PendingExecutionListeners,
+  TokenState,
+  Wait,
+  WaitRole,
+} from './types.js';
 
 /** One line of a migration plan: the source element's tokens and waits move to the target element. */
 export interface MigrationInstruction {
@@ -168,6 +175,9 @@ export function migrateInstance(input: MigrationInput): MigrationResult {
   const movedIncidents: MovedIncident[] = [];
   for (const incident of Object.values(next.incidents)) {
     incident.elementId = rename(incident.elementId);
+    const { retry } = incident;
+    if (retry.action === 'executionListeners' && retry.pending.on.kind === 'element')
+      retry.pending.on.id = rename(retry.pending.on.id);
     movedIncidents.push({ incidentId: incident.incidentId, elementId: incident.elementId });
   }
 
@@ -283,8 +293,25 @@ function instanceProblems(
     const incident = state.incidents[id];
     if (incident !== undefined && !map.has(incident.elementId))
       unmapped(incident.elementId, 'the failed element');
+    // A failed execution listener's step goes on by the flows it names: the target must have them.
+    if (incident?.retry.action !== 'executionListeners') continue;
+    for (const flowId of listenerFlows(incident.retry.pending)) {
+      if (target.flows[flowId] === undefined)
+        problems.push({
+          elementId: incident.elementId,
+          message: `the failed execution listener of '${incident.elementId}' goes on by the flow '${flowId}', which the target does not have`,
+        });
+    }
   }
   return problems;
+}
+
+// The flows a failed execution listener's step names: the flow it is on, the flows it takes.
+function listenerFlows(pending: PendingExecutionListeners): string[] {
+  const flows = pending.on.kind === 'flow' ? [pending.on.id] : [];
+  if (pending.then.kind === 'takeFlows') flows.push(...pending.then.flowIds);
+  if (pending.then.kind === 'takeBranch') flows.push(pending.then.flowId);
+  return flows;
 }
 
 type WaitDecision =

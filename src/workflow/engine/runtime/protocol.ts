@@ -121,6 +121,11 @@ export type HistoryKind =
   | 'compensationThrown'
   | 'incidentRaised'
   | 'incidentResolved'
+  /**
+   * A listener failed where its failure cannot stop anything and raises no incident (a `delete`
+   * task listener, the process's `end` listener): the event and the message.
+   */
+  | 'listenerFailed'
   | 'instanceEnded'
   /** An operator's modification: the instructions and the actor. */
   | 'modified'

@@ -83,8 +83,8 @@ function beginStart(model: ProcessModel, input: StartInput, ctx: EngineContext):
   const run = new Run(model, state, ctx);
   run.history('instanceStarted', model.processKey, null, { startEventId: start.id, variables });
   const token = run.newToken(start.id, rootScopeId, null);
-  const failure = runExecutionListeners(run, null, model.listeners, 'start', { id: model.processKey });
-  if (failure !== null) run.raiseIncident(token, 'expression', failure, { action: 'activate' });
-  else run.schedule({ kind: 'enter', tokenId: token.id });
+  // The start token holds the instance's place while the process's own `start` listeners run.
+  if (runExecutionListeners(run, token, { kind: 'process' }, 'start', { kind: 'enterStart' }))
+    run.schedule({ kind: 'enter', tokenId: token.id });
   return run;
 }

@@ -2,7 +2,7 @@ import type { ElementModel, ListenerModel } from '../model/index.js';
 import type { Run } from './run.js';
 import type { PendingTaskListeners, ScriptWait, TokenState, UserTaskWait, Variables } from './types.js';
 import { setVariables, tokenVariables } from './variables.js';
-import { evaluateListener, listenersOf } from './task-listener-runs.js';
+import { evaluateListener, listenersOf, TASK_LISTENER_SCRIPT } from './task-listener-runs.js';
 import { triggerWait } from './wait-triggers.js';
 
 /**
@@ -12,9 +12,6 @@ import { triggerWait } from './wait-triggers.js';
  * `taskListenerDone` event), so what every listener did is written with the step that fired them.
  * The listeners still to run and what follows the last one travel on that wait.
  */
-
-/** The `extension.name` of the script wait that runs a JavaScript task listener. */
-export const TASK_LISTENER_SCRIPT = 'taskListener';
 
 /** True when the user task has task listeners of this event. */
 export function hasTaskListeners(element: ElementModel, event: string): boolean {
@@ -87,11 +84,13 @@ export function runTaskListeners(run: Run, token: TokenState, pending: PendingTa
     }
     const before = pending.task.assignee;
     const extra = pending.then.kind === 'complete' ? pending.then.variables : null;
-    const failure = evaluateListener(run, token, listener.expression ?? '', pending.task, extra);
-    if (failure !== null) {
-      failListeners(run, token, pending, `${listenerLabel(listener, element.id)} failed: ${failure}`);
+    const variables = { ...tokenVariables(run.state, token), ...(extra ?? {}) };
+    const result = evaluateListener(run, token, listener.expression ?? '', pending.task, variables);
+    if (!result.ok) {
+      failListeners(run, token, pending, `${listenerLabel(listener, element.id)} failed: ${result.message}`);
       return;
     }
+    if (Object.keys(result.writes).length > 0) setVariables(run, token.scopeId, result.writes, token.id);
     pending.queue.shift();
     afterListener(element, listener, pending, before);
   }

@@ -183,6 +183,63 @@ export interface ScriptWait extends WaitBase {
   variables: Variables;
   /** Set on the wait of a JavaScript task listener: the listeners after it and what follows them. */
   taskListener?: PendingTaskListeners;
+  /** Set on the wait of a JavaScript execution listener: the listeners after it and what follows them. */
+  executionListener?: PendingExecutionListeners;
+  /**
+   * Set on the wait of a JavaScript `delete` task listener: the task is already withdrawn (its
+   * token may be gone, its instance ended), so the wait holds what the listeners see.
+   */
+  deleteListener?: PendingDeleteListeners;
+}
+
+/** Whose execution listeners run: the process's, a flow node's or a sequence flow's. */
+export type ListenerHostRef =
+  { kind: 'process' } | { kind: 'element'; id: string } | { kind: 'flow'; id: string };
+
+/**
+ * Execution listeners of one event still to run (execution-listeners.ts), and what follows the
+ * last: the step of the engine they interrupted, resumed where it stopped.
+ */
+export interface PendingExecutionListeners {
+  on: ListenerHostRef;
+  event: 'start' | 'end' | 'take';
+  /** Indexes into the host's listeners, next first. */
+  queue: number[];
+  then: AfterExecutionListeners;
+}
+
+/** What follows a host's execution listeners of one event. */
+export type AfterExecutionListeners =
+  /** Process `start`: the start token enters its start event. */
+  | { kind: 'enterStart' }
+  /** Flow node `start`: its behaviour runs (its input mappings are applied already). */
+  | { kind: 'behaviour' }
+  /** Flow node `end`: it completes and leaves. */
+  | { kind: 'complete' }
+  /** Gateway `end`: it takes the flows it chose. */
+  | { kind: 'takeFlows'; flowIds: string[] }
+  /** `take`: the token enters the flow's target. */
+  | { kind: 'enterTarget' }
+  /** A terminate end event's `end`: it terminates its scope. */
+  | { kind: 'terminate' }
+  /** The `end` of an event-based gateway whose branch fired: the branch's flow is taken. */
+  | { kind: 'takeBranch'; flowId: string; variables: Variables | null }
+  /** The `take` of a fired branch's flow: its catch event completes with the event's variables. */
+  | { kind: 'completeBranch'; variables: Variables | null }
+  /** Process `end`: the instance ends as completed (a failure is recorded, never an incident). */
+  | { kind: 'endInstance' };
+
+/**
+ * `delete` listeners of a withdrawn user task still to run (task-listener-runs.ts). They see the
+ * variables as they were when the task was withdrawn (and what the listeners before set); what they
+ * set goes to `scopeId` (the task's scope) while it exists, else to the instance.
+ */
+export interface PendingDeleteListeners {
+  /** Indexes into the user task's listeners, next first. */
+  queue: number[];
+  task: UserTaskWait;
+  scopeId: string;
+  variables: Variables;
 }
 
 /**
@@ -311,7 +368,9 @@ export type IncidentRetry =
   /** Run a user task's task listeners again from the one that failed. */
   | { action: 'taskListeners'; pending: PendingTaskListeners }
   /** Open the continuation job again (a job that failed for a reason outside the model). */
-  | { action: 'continuation'; then: ContinuationWait['then'] };
+  | { action: 'continuation'; then: ContinuationWait['then'] }
+  /** Run execution listeners again from the one that failed, then what follows them. */
+  | { action: 'executionListeners'; pending: PendingExecutionListeners };
 
 /** Why an incident was raised. */
 export type IncidentKind =

@@ -76,6 +76,41 @@ void describe('Camunda 7 listeners in models', () => {
     assert.equal(model.flows.f2?.listeners, undefined);
   });
 
+  void test('JavaScript execution listeners on the process, flow nodes and flows, and JavaScript delete listeners, are kept in document order with the expressions', async () => {
+    const model = await compileOne(
+      definitions(`
+        <bpmn:extensionElements>
+          <camunda:executionListener event="end">${js("execution.setVariable('p', 1)")}</camunda:executionListener>
+        </bpmn:extensionElements>
+        <bpmn:startEvent id="s"/>
+        <bpmn:userTask id="t"><bpmn:extensionElements>
+          <camunda:executionListener event="start" expression="\${execution.setVariable('a', 1)}"/>
+          <camunda:executionListener event="start">${js("execution.setVariable('b', 2)")}</camunda:executionListener>
+          ${taskListener('delete', js("task.setVariable('gone', true)"))}
+        </bpmn:extensionElements></bpmn:userTask>
+        <bpmn:endEvent id="e"/>
+        <bpmn:sequenceFlow id="f1" sourceRef="s" targetRef="t"><bpmn:extensionElements>
+          <camunda:executionListener>${js("execution.setVariable('c', 3)")}</camunda:executionListener>
+        </bpmn:extensionElements></bpmn:sequenceFlow>
+        <bpmn:sequenceFlow id="f2" sourceRef="t" targetRef="e"/>`),
+    );
+    assert.deepEqual(model.listeners, [
+      { kind: 'execution', event: 'end', expression: null, script: "execution.setVariable('p', 1)" },
+    ]);
+    assert.deepEqual(
+      element(model, 't', 'userTask').listeners?.map((l) => [l.kind, l.event, l.expression, l.script]),
+      [
+        ['execution', 'start', "juel:${execution.setVariable('a', 1)}", null],
+        ['execution', 'start', null, "execution.setVariable('b', 2)"],
+        ['task', 'delete', null, "task.setVariable('gone', true)"],
+      ],
+    );
+    assert.deepEqual(
+      model.flows.f1?.listeners?.map((l) => [l.event, l.script]),
+      [['take', "execution.setVariable('c', 3)"]],
+    );
+  });
+
   const refusals: [string, string, RegExp][] = [
     [
       'the update event',
@@ -104,16 +139,6 @@ void describe('Camunda 7 listeners in models', () => {
       /injects camunda:field values, which only Java class listeners read/,
     ],
     ['an empty listener', taskListener('create', ''), /has neither an expression nor a script/],
-    [
-      'a JavaScript execution listener',
-      '<camunda:executionListener event="start">' + js('x') + '</camunda:executionListener>',
-      /camunda:executionListener \(event 'start'\) of 't' is a JavaScript script, which weft does not run as an execution listener yet/,
-    ],
-    [
-      'a JavaScript delete listener',
-      taskListener('delete', js('x')),
-      /\(event 'delete'\) of 't' is a JavaScript script, which weft does not run on delete yet/,
-    ],
     [
       'an expression that is not JUEL',
       taskListener('create', '', 'expression="approver"'),

@@ -19,28 +19,56 @@ export interface TckCase {
   results: { name: string; expected: unknown; errorResult: boolean }[];
 }
 
-/** Reads the test cases of a `*-test-01.xml` file. */
-export function readCases(doc: XmlElement): { modelName: string | null; cases: TckCase[] } {
+/** A test case whose inputs or expected results could not be read: it fails with this reason. */
+export interface UnreadableCase {
+  id: string;
+  unreadable: string;
+}
+
+/**
+ * Reads the test cases of a `*-test-01.xml` file. A case whose values cannot be converted is returned
+ * as an {@link UnreadableCase}, so that one case (not the file, not the suite) fails.
+ */
+export function readCases(doc: XmlElement): {
+  modelName: string | null;
+  cases: (TckCase | UnreadableCase)[];
+} {
   const modelName = childrenNamed(doc, 'modelName')[0]?.text.trim() ?? null;
-  const cases = childrenNamed(doc, 'testCase').map((tc, i) => {
+  const cases = childrenNamed(doc, 'testCase').map((tc, i): TckCase | UnreadableCase => {
+    const id = attr(tc, 'id') ?? String(i + 1);
     const inputs: Record<string, unknown> = {};
-    for (const node of childrenNamed(tc, 'inputNode')) inputs[attr(node, 'name') ?? ''] = readValue(node);
-    return {
-      id: attr(tc, 'id') ?? String(i + 1),
-      type: (attr(tc, 'type') ?? 'decision') as TckCase['type'],
-      invocableName: attr(tc, 'invocableName') ?? null,
-      inputs,
-      results: childrenNamed(tc, 'resultNode').map((node) => {
+    try {
+      for (const node of childrenNamed(tc, 'inputNode')) inputs[attr(node, 'name') ?? ''] = readValue(node);
+    } catch (err) {
+      return { id, unreadable: `inputs cannot be read: ${message(err)}` };
+    }
+    let results: TckCase['results'];
+    try {
+      results = childrenNamed(tc, 'resultNode').map((node) => {
         const expected = childrenNamed(node, 'expected')[0];
         return {
           name: attr(node, 'name') ?? '',
           expected: expected === undefined ? null : readValue(expected),
           errorResult: attr(node, 'errorResult') === 'true',
         };
-      }),
+      });
+    } catch (err) {
+      return { id, unreadable: `expected results cannot be read: ${message(err)}` };
+    }
+    return {
+      id,
+      type: (attr(tc, 'type') ?? 'decision') as TckCase['type'],
+      invocableName: attr(tc, 'invocableName') ?? null,
+      inputs,
+      results,
     };
   });
   return { modelName, cases };
+}
+
+/** The message of a thrown value. */
+export function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Converts a `valueType` element (value, components or list) into a FEEL value. */
@@ -62,35 +90,114 @@ export function readValue(element: XmlElement): unknown {
   return null;
 }
 
+const NUMBER_TYPES = new Set([
+  'decimal',
+  'double',
+  'float',
+  'integer',
+  'int',
+  'long',
+  'short',
+  'byte',
+  'nonNegativeInteger',
+  'nonPositiveInteger',
+  'positiveInteger',
+  'negativeInteger',
+  'unsignedLong',
+  'unsignedInt',
+  'unsignedShort',
+  'unsignedByte',
+]);
+
+// xsd:date / xsd:dateTime lexical form: an optional minus, a year of four or more digits, the rest.
+const XSD_YEAR = /^(-?)(\d{4,})(-.*)$/;
+
+/**
+ * Converts a typed `value` element. Throws when the text is not of its `xsi:type` or the type is one
+ * the reader does not know: a silent null or string would turn into a wrong input, not a failed case.
+ */
 function readScalar(value: XmlElement): unknown {
   if (attr(value, 'nil') === 'true') return null;
   const text = value.text;
-  switch ((attr(value, 'type') ?? '').replace(/^\w+:/, '')) {
-    case 'decimal':
-    case 'double':
-    case 'int':
-    case 'integer':
-    case 'long':
-      return readNumber(text.trim());
-    case 'boolean':
-      return text.trim() === 'true';
-    case 'date':
-      return parseDate(text.trim());
-    case 'dateTime':
-      return dateAndTime(text.trim());
-    case 'time':
-      return time(text.trim());
-    case 'duration':
-      return duration(text.trim());
-    default:
+  const type = attr(value, 'type');
+  if (type === undefined) return text;
+  const local = type.replace(/^\w+:/, '');
+  if (NUMBER_TYPES.has(local)) return readNumber(text.trim(), type);
+  switch (local) {
+    case 'string':
+    case 'anySimpleType':
       return text;
+    case 'boolean':
+      return readBoolean(text.trim());
+    case 'date':
+      return readTemporal(text.trim(), type, readDate);
+    case 'dateTime':
+      return readTemporal(text.trim(), type, readDateTime);
+    case 'time':
+      return readTemporal(text.trim(), type, time);
+    case 'duration':
+      return readTemporal(text.trim(), type, duration);
+    default:
+      throw new Error(`unsupported xsi:type ${type} (value ${JSON.stringify(text)})`);
   }
 }
 
-function readNumber(text: string): number {
+function readNumber(text: string, type: string): number {
   if (text === 'INF') return Infinity;
   if (text === '-INF') return -Infinity;
+  if (text === 'NaN') return NaN;
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text)) {
+    throw new Error(`${JSON.stringify(text)} is not a ${type}`);
+  }
   return Number(text);
+}
+
+function readBoolean(text: string): boolean {
+  if (text === 'true' || text === '1') return true;
+  if (text === 'false' || text === '0') return false;
+  throw new Error(`${JSON.stringify(text)} is not a xsd:boolean`);
+}
+
+function readTemporal<T>(text: string, type: string, read: (text: string) => T | null): T {
+  const result = read(text);
+  if (result === null) throw new Error(`${JSON.stringify(text)} is not a ${type}`);
+  return result;
+}
+
+/**
+ * The FEEL engine holds any year its temporal values can (negative ones and ones past 9999, as
+ * `date(-1, 1, 1)` shows) but its string parser refuses a leading minus; such a year is read through
+ * a year-1 value of the same month and day, then moved to its year (XSD 1.1: `-0001` is year -1).
+ */
+function readDate(text: string): FeelDate | null {
+  const year = extendedYear(text);
+  if (year === null) return parseDate(text);
+  const base = parseDate(`${year.base}${year.rest}`);
+  return base === null ? null : new FeelDate(base.unwrap().with({ year: year.year }));
+}
+
+function readDateTime(text: string): FeelDateTime | null {
+  const year = extendedYear(text);
+  if (year === null) return dateAndTime(text);
+  const base = dateAndTime(`${year.base}${year.rest}`);
+  return base === null ? null : new FeelDateTime(base.unwrap().with({ year: year.year }), base.zone);
+}
+
+/**
+ * A year the engine's parser does not take (negative, or more than four digits), with a stand-in
+ * year of the same leap-ness to parse the month and day against; null for an ordinary year.
+ */
+function extendedYear(text: string): { year: number; base: string; rest: string } | null {
+  const m = XSD_YEAR.exec(text);
+  if (m === null) return null;
+  const [, sign, digits, rest] = m as unknown as [string, string, string, string];
+  if (sign === '' && digits.length === 4) return null;
+  if (digits.length > 4 && digits.startsWith('0'))
+    throw new Error(`year ${sign}${digits} has a leading zero`);
+  if (sign === '-' && /^0+$/.test(digits)) throw new Error(`year -${digits} is not allowed (use 0000)`);
+  const magnitude = Number(digits);
+  const leap = magnitude % 4 === 0 && (magnitude % 100 !== 0 || magnitude % 400 === 0);
+  return { year: sign === '-' ? -magnitude : magnitude, base: leap ? '2000' : '2001', rest };
 }
 
 const RELATIVE_TOLERANCE = 1e-12;

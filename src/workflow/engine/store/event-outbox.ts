@@ -111,8 +111,11 @@ export async function claimDueOutboxEvents(db: Queryable, now: Date, limit: numb
 }
 
 /**
- * Locks the given events (the thrower's own, right after its commit) unless another executor holds
- * them or they are gone; a row whose delivery failed waits for its backoff instead.
+ * Locks the given events (the thrower's own, right after its commit) unless they are gone; a row
+ * whose delivery failed waits for its backoff instead. A row another executor holds (a polling
+ * loop that claimed it first) is waited for, not skipped: its delivery deletes it, so the thrower's
+ * call still returns only once its events were delivered, whoever delivered them. Only this
+ * claim waits (the loops skip locked rows), so two claims never wait on each other.
  */
 export async function claimOutboxEvents(db: Queryable, ids: readonly string[]): Promise<OutboxEvent[]> {
   const { rows } = await db.query<OutboxRow>({
@@ -120,7 +123,7 @@ export async function claimOutboxEvents(db: Queryable, ids: readonly string[]): 
     text: `SELECT ${columns} FROM event_outbox
            WHERE id = ANY($1::uuid[]) AND attempts = 0 AND retries > 0
            ORDER BY created_at, id
-           FOR UPDATE SKIP LOCKED`,
+           FOR UPDATE`,
     values: [ids],
   });
   return rows.map(toEvent);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Registry } from 'prom-client';
 import type { Config } from '../platform/config/index.js';
@@ -33,6 +34,10 @@ import { registerRecordRoutes } from './crud/routes.js';
 import { registerSchemaRoute } from './crud/schema-route.js';
 import { RecordService } from './crud/record-service.js';
 import { ArchiveJob } from './archive/archive-job.js';
+import { ArchiveFiles } from './archive/files/archive-files.js';
+import { DuckEngine } from './archive/files/duck-engine.js';
+import { LocalObjectStore } from './archive/store/local-object-store.js';
+import type { ObjectStore } from './archive/store/object-store.js';
 import { registerArchiveRoutes } from './archive/routes.js';
 import { ArchiveService } from './archive/archive-service.js';
 import { AuditAnchorJob } from './audit/anchor-job.js';
@@ -79,6 +84,8 @@ export interface RecordsServiceDependencies {
   schemaPollMilliseconds?: number;
   /** Fetch used for JWKS key sets (default: the global fetch). */
   fetcher?: typeof fetch;
+  /** Where archive files live (default: the store `RECORDS_ARCHIVE_URL` names). */
+  archiveStore?: ObjectStore;
 }
 
 /** A built records service. */
@@ -93,6 +100,8 @@ export interface RecordsService {
   snapshots: SnapshotJob;
   /** Moves due records to cold storage (`runOnce()` drives it in tests). */
   archive: ArchiveJob;
+  /** The archive's Parquet files in object storage. */
+  archiveFiles: ArchiveFiles;
   /** Strategies, role bindings and the revocation set. */
   auth: RecordsAuth;
   /** The auth audit log (batched; `flush()` writes what is queued). */
@@ -164,7 +173,12 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const pipeline = new WritePipeline(pool);
   const cursors = new CursorCodec(await loadCursorKey(ownerPool));
   const snapshots = new SnapshotJob(ownerPool, registry, logger);
-  const archive = new ArchiveJob({ pool: ownerPool, registry, clock, logger });
+  const archiveFiles = new ArchiveFiles(
+    deps.archiveStore ?? new LocalObjectStore(path.join(config.dataDir, 'archive')),
+    new DuckEngine(),
+    logger,
+  );
+  const archive = new ArchiveJob({ pool: ownerPool, registry, clock, logger, files: archiveFiles });
   const { audit } = config.records;
   const signer = audit.signingKey === undefined ? undefined : Ed25519Signer.fromPem(audit.signingKey);
   const anchors = signer ? await AnchorStore.open(audit.anchorDir, signer) : undefined;
@@ -210,7 +224,14 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registerRecordRoutes(scope, {
       registry,
       access: recordAccess,
-      records: new RecordService({ access: recordAccess, reader, pipeline, cursors }),
+      records: new RecordService({
+        access: recordAccess,
+        reader,
+        pipeline,
+        cursors,
+        archivedInFiles: async (schema, id) =>
+          (await archiveFiles.copiesOf(pool, schema.path, id)).length > 0,
+      }),
     });
     registerSchemaRoute(scope, { registry, access: recordAccess });
     registerHistoryRoutes(scope, {
@@ -219,12 +240,25 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
       history: new HistoryService({ access: recordAccess, reader, pipeline, cursors, snapshots }),
     });
     registerAuditRoutes(scope, {
-      audit: new AuditService({ ownerPool, registry, access: recordAccess, reader, anchors }),
+      audit: new AuditService({
+        ownerPool,
+        registry,
+        access: recordAccess,
+        reader,
+        anchors,
+        files: archiveFiles,
+      }),
     });
     registerArchiveRoutes(scope, {
       registry,
       access: recordAccess,
-      archive: new ArchiveService({ pool, access: recordAccess, pipeline }),
+      archive: new ArchiveService({
+        pool,
+        access: recordAccess,
+        pipeline,
+        files: { files: archiveFiles, ownerPool },
+      }),
+      cursors,
     });
     registerSearchRoutes(scope, {
       registry,
@@ -260,6 +294,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     pipeline,
     snapshots,
     archive,
+    archiveFiles,
     auth,
     authAudit,
     auditAnchor,
@@ -269,6 +304,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
       await auditAnchor?.close();
       await snapshots.close();
       await archive.close();
+      archiveFiles.engine.close();
       sync.close();
       await app.close();
       await authAudit.close();

@@ -36,6 +36,7 @@ import { ArchiveJob } from './archive/archive-job.js';
 import { registerArchiveRoutes } from './archive/routes.js';
 import { ArchiveService } from './archive/archive-service.js';
 import { AuditAnchorJob } from './audit/anchor-job.js';
+import { AuthAuditRetention } from './auth-audit/auth-audit-retention.js';
 import { AnchorStore } from './audit/anchor-store.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { AuditService } from './audit/audit-service.js';
@@ -97,6 +98,8 @@ export interface RecordsService {
   auth: RecordsAuth;
   /** The auth audit log (batched; `flush()` writes what is queued). */
   authAudit: AuthAuditLog;
+  /** Deletes auth audit entries past RECORDS_AUTH_AUDIT_RETENTION_DAYS (`runOnce()` in tests); undefined when unset. */
+  authAuditRetention: AuthAuditRetention | undefined;
   /** Signs audit chain heads into the anchor store (`runOnce()` drives it in tests); undefined without a signing key. */
   auditAnchor: AuditAnchorJob | undefined;
   /** The service's Prometheus registry (`/api/metrics`, and the scrape listener of `RECORDS_METRICS_PORT`). */
@@ -152,6 +155,12 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     ...(deps.fetcher ? { fetcher: deps.fetcher } : {}),
   });
   const authAudit = new AuthAuditLog(pool, clock, logger);
+  const retentionDays = config.records.authAuditRetentionDays;
+  // Deleting from the log is the owner's: the runtime login may only append to it.
+  const authAuditRetention =
+    retentionDays === undefined
+      ? undefined
+      : new AuthAuditRetention({ pool: ownerPool, clock, logger, retentionDays });
   const sync = new SchemaSync({
     pool: ownerPool,
     registry,
@@ -244,6 +253,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   snapshots.start();
   archive.start();
   auditAnchor?.start(audit.anchorIntervalMilliseconds);
+  authAuditRetention?.start();
   await auth.start();
 
   const purge = setInterval(() => {
@@ -262,10 +272,12 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     archive,
     auth,
     authAudit,
+    authAuditRetention,
     auditAnchor,
     metrics,
     close: async () => {
       clearInterval(purge);
+      await authAuditRetention?.close();
       await auditAnchor?.close();
       await snapshots.close();
       await archive.close();

@@ -80,7 +80,11 @@ export async function listAuthAuditEntries(db: Queryable, filter: AuthAuditFilte
  * instance's purge holds are skipped, not waited for. Runs on the owner's pool: the runtime login
  * may only append to the log.
  */
-export async function deleteAuthAuditEntriesBefore(db: Queryable, before: Date, limit: number): Promise<number> {
+export async function deleteAuthAuditEntriesBefore(
+  db: Queryable,
+  before: Date,
+  limit: number,
+): Promise<number> {
   const outcome = await db.query(
     `DELETE FROM records.auth_audit WHERE event_id IN (
        SELECT event_id FROM records.auth_audit WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED)`,

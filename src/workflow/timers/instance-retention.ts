@@ -51,7 +51,8 @@ export async function purgeFinishedInstances(input: {
     result.instances += page.instances;
     result.historyRows += page.historyRows;
     if (page.claimed < input.perDelete) break;
-    if (input.pauseMs > 0) await sleep(input.pauseMs, undefined, { signal: input.signal }).catch(() => undefined);
+    if (input.pauseMs > 0)
+      await sleep(input.pauseMs, undefined, { signal: input.signal }).catch(() => undefined);
   }
   return result;
 }

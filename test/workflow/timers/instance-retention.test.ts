@@ -78,7 +78,10 @@ async function count(table: string, id: string): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
-function housekeeping(clock: ManualClock, options: { instanceDays?: number; pool?: Pool; batchSize?: number }) {
+function housekeeping(
+  clock: ManualClock,
+  options: { instanceDays?: number; pool?: Pool; batchSize?: number },
+) {
   return new Housekeeping({
     pool: options.pool ?? db.pool,
     clock,

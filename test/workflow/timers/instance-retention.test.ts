@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import type { Pool } from '../../../src/platform/database/pool.js';
+import { withTransaction, type Pool } from '../../../src/platform/database/pool.js';
 import { Housekeeping } from '../../../src/workflow/timers/housekeeping.js';
+import { purgeFinishedInstances } from '../../../src/workflow/timers/instance-retention.js';
 import { createMigratedDatabase, type TestDatabase } from '../../helpers/database.js';
 import { ManualClock, seedDefinition } from './timer-fixture.js';
 
@@ -226,7 +227,7 @@ test('a backlog is deleted in bounded transactions until none is left, and a loc
     await holder.query('SELECT 1 FROM process_instances WHERE id = $1 FOR UPDATE', [locked]);
     const result = await housekeeping(clock, { instanceDays: 30, batchSize: 10, pool: counting }).runOnce();
     assert.equal(result.deletedInstances, 253, 'the whole backlog in one run');
-    assert.ok(transactions >= 26, `ten instances per transaction at most (${transactions} transactions)`);
+    assert.ok(transactions >= 26, `253 instances need at least 26 transactions of ten (${transactions})`);
     assert.equal(await exists(locked), true, 'the row another transaction holds is skipped');
   } finally {
     await holder.query('ROLLBACK');
@@ -239,4 +240,42 @@ test('a backlog is deleted in bounded transactions until none is left, and a loc
   assert.equal(rows[0]?.n, 1);
   assert.equal((await housekeeping(clock, { instanceDays: 30 }).runOnce()).deletedInstances, 1);
   assert.equal(await exists(locked), false, 'and deleted by the next run');
+});
+
+test('each transaction deletes at most `perDelete` instances, until the backlog is gone', async () => {
+  const v = await version();
+  await db.pool.query(
+    `INSERT INTO process_instances (id, org_id, definition_id, process_key, counter, state, engine_state, started_at, ended_at)
+     SELECT gen_random_uuid(), $1, $2, 'p', 200000 + n, 'completed', '{}', '2025-01-01T00:00:00Z',
+            timestamptz '2026-01-01T00:00:00Z' + n * interval '1 minute'
+     FROM generate_series(1, 47) AS n`,
+    [orgId, v],
+  );
+  const kept = await instance(v, '2026-05-01T00:00:00Z');
+  const pages: number[] = [];
+  const result = await purgeFinishedInstances({
+    definitionId: v,
+    endedBefore: new Date('2026-04-01T00:00:00Z'),
+    perDelete: 10,
+    historyBatchSize: 10,
+    pauseMs: 0,
+    signal: undefined,
+    transaction: (work) =>
+      withTransaction(db.pool, async (client) => {
+        const before = await client.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM process_instances WHERE definition_id = $1',
+          [v],
+        );
+        const outcome = await work(client);
+        const left = await client.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM process_instances WHERE definition_id = $1',
+          [v],
+        );
+        pages.push((before.rows[0]?.n ?? 0) - (left.rows[0]?.n ?? 0));
+        return outcome;
+      }),
+  });
+  assert.equal(result.instances, 47);
+  assert.deepEqual(pages, [10, 10, 10, 10, 7], 'four full transactions and a short last one');
+  assert.equal(await exists(kept), true, 'ended after the cutoff');
 });

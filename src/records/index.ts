@@ -41,6 +41,7 @@ import type { ObjectStore } from './archive/store/object-store.js';
 import { registerArchiveRoutes } from './archive/routes.js';
 import { ArchiveService } from './archive/archive-service.js';
 import { AuditAnchorJob } from './audit/anchor-job.js';
+import { AuthAuditRetention } from './auth-audit/auth-audit-retention.js';
 import { AnchorStore } from './audit/anchor-store.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { AuditService } from './audit/audit-service.js';
@@ -106,6 +107,8 @@ export interface RecordsService {
   auth: RecordsAuth;
   /** The auth audit log (batched; `flush()` writes what is queued). */
   authAudit: AuthAuditLog;
+  /** Deletes auth audit entries past RECORDS_AUTH_AUDIT_RETENTION_DAYS (`runOnce()` in tests); undefined when unset. */
+  authAuditRetention: AuthAuditRetention | undefined;
   /** Signs audit chain heads into the anchor store (`runOnce()` drives it in tests); undefined without a signing key. */
   auditAnchor: AuditAnchorJob | undefined;
   /** The service's Prometheus registry (`/api/metrics`, and the scrape listener of `RECORDS_METRICS_PORT`). */
@@ -161,6 +164,12 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     ...(deps.fetcher ? { fetcher: deps.fetcher } : {}),
   });
   const authAudit = new AuthAuditLog(pool, clock, logger);
+  const retentionDays = config.records.authAuditRetentionDays;
+  // Deleting from the log is the owner's: the runtime login may only append to it.
+  const authAuditRetention =
+    retentionDays === undefined
+      ? undefined
+      : new AuthAuditRetention({ pool: ownerPool, clock, logger, retentionDays });
   const sync = new SchemaSync({
     pool: ownerPool,
     registry,
@@ -278,6 +287,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   snapshots.start();
   archive.start();
   auditAnchor?.start(audit.anchorIntervalMilliseconds);
+  authAuditRetention?.start();
   await auth.start();
 
   const purge = setInterval(() => {
@@ -297,10 +307,12 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     archiveFiles,
     auth,
     authAudit,
+    authAuditRetention,
     auditAnchor,
     metrics,
     close: async () => {
       clearInterval(purge);
+      await authAuditRetention?.close();
       await auditAnchor?.close();
       await snapshots.close();
       await archive.close();

@@ -2,7 +2,7 @@ import type { Queryable } from '../../../platform/database/queryable.js';
 import { statement } from '../../records/statement.js';
 import type { FileKind } from './file-layout.js';
 
-/** A file set as the manifest (`records_archive.files`, migration 0021) lists it. */
+/** A file set as the manifest (`records_archive.files`, migration 0020) lists it. */
 export interface FileSetEntry {
   file_set_id: string;
   schema_path: string;

@@ -1,5 +1,6 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { AbacRule, Identity, Operation } from '../types.js';
+import { registerCelExtensions } from '../../lib/cel/index.js';
 import { registerRe2Matches, withRe2Matches } from './cel-re2-matches.js';
 
 /** What a CEL condition can read: the caller, the stored record, the payload, and now. */
@@ -44,8 +45,16 @@ export const celEnvironmentOptions = {
   },
 } as const;
 
+/**
+ * A CEL environment with the service's options, CEL extensions and RE2 `matches` (the conformance
+ * test runs on it too, with undeclared variables allowed).
+ */
+export function celEnvironment(options: { unlistedVariablesAreDyn?: boolean } = {}): Environment {
+  return registerRe2Matches(registerCelExtensions(new Environment({ ...celEnvironmentOptions, ...options })));
+}
+
 function environment(operation: Operation, withRecord: boolean): Environment {
-  const env = registerRe2Matches(new Environment(celEnvironmentOptions))
+  const env = celEnvironment()
     .registerVariable('actor', 'map')
     .registerVariable('now', 'google.protobuf.Timestamp');
   if (withRecord && variablesOf[operation].record) env.registerVariable('record', 'map');

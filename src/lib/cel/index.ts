@@ -1,0 +1,11 @@
+import type { Environment } from '@marcbachmann/cel-js';
+import { registerMathExtensions } from './math-extensions.js';
+import { registerStringExtensions } from './string-extensions.js';
+
+/** Adds to a cel-js environment the CEL extensions and corrections weft supports (docs/records/access-control.md). */
+export function registerCelExtensions(env: Environment): Environment {
+  return registerMathExtensions(registerStringExtensions(env));
+}
+
+export { formatString } from './string-format.js';
+export { quoteString } from './string-extensions.js';

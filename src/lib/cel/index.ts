@@ -1,10 +1,11 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { registerMathExtensions } from './math-extensions.js';
 import { registerStringExtensions } from './string-extensions.js';
+import { registerTwoVariableComprehensions } from './two-variable-comprehensions.js';
 
 /** Adds to a cel-js environment the CEL extensions and corrections weft supports (docs/records/access-control.md). */
 export function registerCelExtensions(env: Environment): Environment {
-  return registerMathExtensions(registerStringExtensions(env));
+  return registerTwoVariableComprehensions(registerMathExtensions(registerStringExtensions(env)));
 }
 
 export { formatString } from './string-format.js';

@@ -88,3 +88,37 @@ export const MAX_INT = 2n ** 63n - 1n;
 export function noSuchOverload(name: string, ...args: unknown[]): Error {
   return new Error(`no such overload: ${name}(${args.map(celTypeName).join(', ')})`);
 }
+
+function numberOf(value: CelValue): number | bigint | undefined {
+  if (typeof value === 'number' || typeof value === 'bigint') return value;
+  return isUint(value) ? value.value : undefined;
+}
+
+/** CEL's `==` on runtime values: numbers compare across int, uint and double; lists and maps deeply. */
+export function celEquals(a: CelValue, b: CelValue): boolean {
+  const [x, y] = [numberOf(a), numberOf(b)];
+  if (x !== undefined || y !== undefined) return x !== undefined && y !== undefined && x == y; // eslint-disable-line eqeqeq
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (a instanceof celRuntime.Optional || b instanceof celRuntime.Optional) {
+    if (!(a instanceof celRuntime.Optional && b instanceof celRuntime.Optional)) return false;
+    return a.hasValue() === b.hasValue() && (!a.hasValue() || celEquals(a.value(), b.value()));
+  }
+  if (a instanceof Date || b instanceof Date)
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (isDuration(a) || isDuration(b))
+    return isDuration(a) && isDuration(b) && a.seconds === b.seconds && a.nanos === b.nanos;
+  if (a instanceof Uint8Array || b instanceof Uint8Array)
+    return a instanceof Uint8Array && b instanceof Uint8Array && a.length === b.length && a.every((v, i) => v === b[i]);
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => celEquals(v, b[i]));
+  if (isType(a) || isType(b)) return isType(a) && isType(b) && a.name === b.name;
+  const [left, right] = [mapEntries(a), mapEntries(b)];
+  return (
+    left.length === right.length &&
+    left.every(([key, value]) => {
+      const match = right.find(([other]) => celEquals(key, other));
+      return match !== undefined && celEquals(value, match[1]);
+    })
+  );
+}

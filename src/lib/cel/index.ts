@@ -1,11 +1,21 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { registerMathExtensions } from './math-extensions.js';
+import { registerOptionalExtensions } from './optional-extensions.js';
 import { registerStringExtensions } from './string-extensions.js';
+import { registerTimeConversions } from './time-conversions.js';
 import { registerTwoVariableComprehensions } from './two-variable-comprehensions.js';
 
 /** Adds to a cel-js environment the CEL extensions and corrections weft supports (docs/records/access-control.md). */
 export function registerCelExtensions(env: Environment): Environment {
-  return registerTwoVariableComprehensions(registerMathExtensions(registerStringExtensions(env)));
+  for (const register of [
+    registerStringExtensions,
+    registerMathExtensions,
+    registerTwoVariableComprehensions,
+    registerOptionalExtensions,
+    registerTimeConversions,
+  ])
+    register(env);
+  return env;
 }
 
 export { formatString } from './string-format.js';

@@ -1,4 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
+import { registerBlock } from './block.js';
 import { registerMathExtensions } from './math-extensions.js';
 import { registerOptionalExtensions } from './optional-extensions.js';
 import { registerStringExtensions } from './string-extensions.js';
@@ -13,10 +14,12 @@ export function registerCelExtensions(env: Environment): Environment {
     registerTwoVariableComprehensions,
     registerOptionalExtensions,
     registerTimeConversions,
+    registerBlock,
   ])
     register(env);
   return env;
 }
 
+export { withBlockReferences } from './block.js';
 export { formatString } from './string-format.js';
 export { quoteString } from './string-extensions.js';

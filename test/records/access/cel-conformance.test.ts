@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tests } from '@bufbuild/cel-spec/testdata/conformance.js';
-import { celEnvironment } from '../../../src/records/access/cel-rules.js';
+import { celEnvironment, celSource } from '../../../src/records/access/cel-rules.js';
 
 // Cases of the CEL conformance suite (cel-spec, via @bufbuild/cel-spec) that apply to JSON data and
 // pass with our CEL environment. It only goes up.
@@ -144,7 +144,7 @@ describe('CEL conformance (cel-spec cases on JSON data) with the ABAC environmen
     for (const { name, test: spec, bindings, expected } of cases) {
       let outcome: string | undefined;
       try {
-        const result: unknown = env.evaluate(spec.expr, bindings);
+        const result: unknown = env.evaluate(celSource(spec.expr), bindings);
         if (spec.evalError !== undefined) outcome = 'expected an error';
         else if (!sameValue(result, expected)) outcome = `got ${String(result)}`;
       } catch (error) {

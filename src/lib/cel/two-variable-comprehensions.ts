@@ -1,5 +1,5 @@
 import type { Environment } from '@marcbachmann/cel-js';
-import { mapEntries } from './cel-values.js';
+import { makeUint, mapEntries } from './cel-values.js';
 
 /** What cel-js hands a macro: the call's syntax nodes. */
 interface MacroInput {
@@ -12,6 +12,7 @@ interface SyntaxNode {
 }
 interface CelType {
   kind: string;
+  type?: string;
   keyType?: CelType;
   valueType?: CelType;
 }
@@ -47,11 +48,25 @@ function identifier(node: SyntaxNode | undefined, macro: string): string {
   return node.args;
 }
 
+/**
+ * A key of a map cel-js holds as a JS object, in its checked type: cel-js keeps a literal such as
+ * `{6: 'six'}` as an object, whose keys are strings.
+ */
+function typedKey(key: unknown, type: CelType | undefined): unknown {
+  if (typeof key !== 'string') return key;
+  if (type?.type === 'int' && /^-?\d+$/.test(key)) return BigInt(key);
+  if (type?.type === 'uint' && /^\d+$/.test(key)) return makeUint(BigInt(key));
+  if (type?.type === 'bool' && (key === 'true' || key === 'false')) return key === 'true';
+  return key;
+}
+
 /** The (index or key, value) pairs of a list or a map. */
-function pairsOf(range: unknown, macro: string): [unknown, unknown][] {
+function pairsOf(range: unknown, macro: string, keyType: CelType | undefined): [unknown, unknown][] {
   if (Array.isArray(range)) return range.map((item, index) => [BigInt(index), item]);
   if (range instanceof Set) return [...range].map((item, index) => [BigInt(index), item]);
-  if (range !== null && typeof range === 'object') return mapEntries(range);
+  if (range instanceof Map) return mapEntries(range);
+  if (range !== null && typeof range === 'object')
+    return mapEntries(range).map(([key, value]) => [typedKey(key, keyType), value]);
   throw new Error(`${macro}: the range must be a list or a map`);
 }
 
@@ -159,8 +174,10 @@ const kinds: MacroKind[] = [
 
 function variableTypes(checker: Checker, range: CelType): [CelType, CelType] {
   const dyn = checker.getType('dyn');
-  if (range.kind === 'list') return [checker.getType('int'), range.valueType ?? dyn];
-  if (range.kind === 'map') return [range.keyType ?? dyn, range.valueType ?? dyn];
+  // An empty literal's element type is a placeholder (`list<T>`): its variables are dyn.
+  const known = (type: CelType | undefined) => (type === undefined || type.kind === 'param' ? dyn : type);
+  if (range.kind === 'list') return [checker.getType('int'), known(range.valueType)];
+  if (range.kind === 'map') return [known(range.keyType), known(range.valueType)];
   if (range.kind === 'dyn') return [dyn, dyn];
   throw new Error('a two-variable comprehension ranges over a list or a map');
 }
@@ -186,7 +203,7 @@ function macro(kind: MacroKind) {
         return kind.resultType(checker, comprehension, bodyType);
       },
       evaluate(evaluator: Evaluator, _: unknown, scope: Scope): unknown {
-        const pairs = pairsOf(evaluator.run(comprehension.range, scope), kind.name);
+        const pairs = pairsOf(evaluator.run(comprehension.range, scope), kind.name, comprehension.firstType);
         const dyn = { kind: 'dyn' } as CelType;
         const inner = ([first, second]: [unknown, unknown]) =>
           scope

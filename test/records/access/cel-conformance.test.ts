@@ -116,7 +116,6 @@ function applicable(
   for (const { original } of suite.tests ?? []) {
     if (original.container || original.typedResult || original.checkOnly || nonJsonSyntax.test(original.expr))
       continue;
-    if (original.value === undefined && original.evalError === undefined) continue;
     const bindings: Record<string, unknown> = {};
     let json = true;
     for (const [name, binding] of Object.entries(original.bindings ?? {})) {
@@ -126,10 +125,12 @@ function applicable(
     }
     if (!json) continue;
     const name = [...path, suite.name, original.name ?? original.expr].join('/');
-    if (original.value !== undefined) {
-      const expected = toJs(original.value);
+    // cel-spec's SimpleTest: "An unspecified result defaults to a matcher for the true boolean value."
+    if (original.evalError !== undefined) found.push({ name, test: original, bindings });
+    else {
+      const expected = toJs(original.value ?? { boolValue: true });
       if (expected.ok) found.push({ name, test: original, bindings, expected: expected.value });
-    } else found.push({ name, test: original, bindings });
+    }
   }
   for (const child of suite.suites ?? []) found.push(...applicable(child, [...path, suite.name]));
   return found;

@@ -28,8 +28,16 @@ function charAt(value: string, index: bigint): string {
   return points[Number(index)] ?? '';
 }
 
-/** `s.replace(old, new[, n])`: the first `n` (all when negative) occurrences of `old` replaced. */
+/**
+ * `s.replace(old, new[, n])`: the first `n` (all when `n` is negative) occurrences of `old`
+ * replaced; an empty `old` matches before each code point and at the end, as in Go.
+ */
 function replace(value: string, from: string, to: string, limit = -1n): string {
+  if (from === '') {
+    const points = Array.from(value);
+    const count = limit < 0n || limit > BigInt(points.length) ? points.length + 1 : Number(limit);
+    return points.map((point, index) => (index < count ? to : '') + point).join('') + (count > points.length ? to : '');
+  }
   if (limit < 0n) return value.split(from).join(to);
   let out = '';
   let rest = value;
@@ -38,13 +46,6 @@ function replace(value: string, from: string, to: string, limit = -1n): string {
     if (at < 0) break;
     out += rest.slice(0, at) + to;
     rest = rest.slice(at + from.length);
-    if (from === '') {
-      // An empty pattern matches before every code point: step over one.
-      const [first = ''] = Array.from(rest);
-      out += first;
-      rest = rest.slice(first.length);
-      if (first === '') break;
-    }
   }
   return out + rest;
 }

@@ -106,7 +106,7 @@ function fixed(value: number, digits: number): string {
   const text = quotient.toString().padStart(digits + 1, '0');
   const whole = text.slice(0, text.length - digits);
   const fraction = digits ? `.${text.slice(text.length - digits)}` : '';
-  return `${negative && quotient !== 0n ? '-' : ''}${whole}${fraction}`;
+  return `${negative ? '-' : ''}${whole}${fraction}`;
 }
 
 /** The integers m and e with `value = m · 2^e` (value finite and not negative). */

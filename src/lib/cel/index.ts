@@ -1,6 +1,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { registerBlock } from './block.js';
 import { registerMathExtensions } from './math-extensions.js';
+import { registerOptionalEntries } from './optional-entries.js';
 import { registerOptionalExtensions } from './optional-extensions.js';
 import { registerStringExtensions } from './string-extensions.js';
 import { registerTimeConversions } from './time-conversions.js';
@@ -15,11 +16,14 @@ export function registerCelExtensions(env: Environment): Environment {
     registerOptionalExtensions,
     registerTimeConversions,
     registerBlock,
+    registerOptionalEntries,
   ])
     register(env);
   return env;
 }
 
 export { withBlockReferences } from './block.js';
+export { withPlainSyntax } from './syntax-sugar.js';
+export { withOptionalEntries } from './optional-entries.js';
 export { formatString } from './string-format.js';
 export { quoteString } from './string-extensions.js';

@@ -1,6 +1,6 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { AbacRule, Identity, Operation } from '../types.js';
-import { registerCelExtensions, withBlockReferences } from '../../lib/cel/index.js';
+import { registerCelExtensions, withBlockReferences, withPlainSyntax } from '../../lib/cel/index.js';
 import { registerRe2Matches, withRe2Matches } from './cel-re2-matches.js';
 
 /** What a CEL condition can read: the caller, the stored record, the payload, and now. */
@@ -70,9 +70,12 @@ function environmentFor(operation: Operation, withRecord: boolean): Environment 
   return env;
 }
 
-/** The text the CEL library runs for a condition: block references and `matches` rewritten. */
+/**
+ * The text the CEL library runs for a condition: syntax cel-js does not parse, block references and
+ * `matches` rewritten.
+ */
 export function celSource(condition: string): string {
-  return withRe2Matches(withBlockReferences(condition));
+  return withRe2Matches(withBlockReferences(withPlainSyntax(condition)));
 }
 
 function message(error: unknown): string {

@@ -61,7 +61,10 @@ export function doubleText(value: number): string {
 
 /** A timestamp in RFC 3339 with as many fraction digits as it needs (`2009-02-13T23:31:30Z`). */
 export function timestampText(value: Date): string {
-  return value.toISOString().replace(/\.000Z$/, 'Z').replace(/(\.\d*?)0+Z$/, '$1Z');
+  return value
+    .toISOString()
+    .replace(/\.000Z$/, 'Z')
+    .replace(/(\.\d*?)0+Z$/, '$1Z');
 }
 
 /** A duration as seconds with a fraction when it has one (`1.5s`, `-3s`). */
@@ -97,7 +100,7 @@ function numberOf(value: CelValue): number | bigint | undefined {
 /** CEL's `==` on runtime values: numbers compare across int, uint and double; lists and maps deeply. */
 export function celEquals(a: CelValue, b: CelValue): boolean {
   const [x, y] = [numberOf(a), numberOf(b)];
-  if (x !== undefined || y !== undefined) return x !== undefined && y !== undefined && x == y; // eslint-disable-line eqeqeq
+  if (x !== undefined || y !== undefined) return x !== undefined && y !== undefined && x == y;
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   if (a instanceof celRuntime.Optional || b instanceof celRuntime.Optional) {
@@ -109,9 +112,16 @@ export function celEquals(a: CelValue, b: CelValue): boolean {
   if (isDuration(a) || isDuration(b))
     return isDuration(a) && isDuration(b) && a.seconds === b.seconds && a.nanos === b.nanos;
   if (a instanceof Uint8Array || b instanceof Uint8Array)
-    return a instanceof Uint8Array && b instanceof Uint8Array && a.length === b.length && a.every((v, i) => v === b[i]);
+    return (
+      a instanceof Uint8Array &&
+      b instanceof Uint8Array &&
+      a.length === b.length &&
+      a.every((v, i) => v === b[i])
+    );
   if (Array.isArray(a) || Array.isArray(b))
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => celEquals(v, b[i]));
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => celEquals(v, b[i]))
+    );
   if (isType(a) || isType(b)) return isType(a) && isType(b) && a.name === b.name;
   const [left, right] = [mapEntries(a), mapEntries(b)];
   return (

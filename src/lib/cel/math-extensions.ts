@@ -42,7 +42,9 @@ function shiftOffset(offset: bigint): bigint {
 function bitwise(name: string, op: (a: bigint, b: bigint) => bigint) {
   return (env: Environment) =>
     env
-      .registerFunction(`MathNamespace.${name}(int, int): int`, (_: unknown, a: bigint, b: bigint) => op(a, b))
+      .registerFunction(`MathNamespace.${name}(int, int): int`, (_: unknown, a: bigint, b: bigint) =>
+        op(a, b),
+      )
       .registerFunction(`MathNamespace.${name}(uint, uint): uint`, (_: unknown, a: CelValue, b: CelValue) =>
         makeUint(op((a as { value: bigint }).value, (b as { value: bigint }).value)),
       );
@@ -54,11 +56,19 @@ function bitwise(name: string, op: (a: bigint, b: bigint) => bigint) {
  * `isInf`, `isNaN`, `isFinite`, `sqrt` and the bit functions on int and uint.
  */
 export function registerMathExtensions(env: Environment): Environment {
-  env.registerType('MathNamespace', MathNamespace).registerConstant('math', 'MathNamespace', new MathNamespace());
+  env
+    .registerType('MathNamespace', MathNamespace)
+    .registerConstant('math', 'MathNamespace', new MathNamespace());
   for (let arity = 1; arity <= maxVariadicArguments; arity++) {
     const params = Array.from({ length: arity }, () => 'dyn').join(', ');
-    env.registerFunction(`MathNamespace.greatest(${params}): dyn`, extreme('greatest', (a, b) => a > b));
-    env.registerFunction(`MathNamespace.least(${params}): dyn`, extreme('least', (a, b) => a < b));
+    env.registerFunction(
+      `MathNamespace.greatest(${params}): dyn`,
+      extreme('greatest', (a, b) => a > b),
+    );
+    env.registerFunction(
+      `MathNamespace.least(${params}): dyn`,
+      extreme('least', (a, b) => a < b),
+    );
   }
   const double = (name: string, op: (value: number) => number) =>
     env.registerFunction(`MathNamespace.${name}(double): double`, (_: unknown, value: number) => op(value));
@@ -67,13 +77,18 @@ export function registerMathExtensions(env: Environment): Environment {
   double('trunc', Math.trunc);
   double('round', (value) => Math.sign(value) * Math.round(Math.abs(value)));
   env
-    .registerFunction('MathNamespace.isInf(double): bool', (_: unknown, v: number) => Math.abs(v) === Infinity)
+    .registerFunction(
+      'MathNamespace.isInf(double): bool',
+      (_: unknown, v: number) => Math.abs(v) === Infinity,
+    )
     .registerFunction('MathNamespace.isNaN(double): bool', (_: unknown, v: number) => Number.isNaN(v))
     .registerFunction('MathNamespace.isFinite(double): bool', (_: unknown, v: number) => Number.isFinite(v))
     .registerFunction('MathNamespace.abs(int): int', (_: unknown, v: bigint) => checkedInt(v < 0n ? -v : v))
     .registerFunction('MathNamespace.abs(uint): uint', (_: unknown, v: CelValue) => v)
     .registerFunction('MathNamespace.abs(double): double', (_: unknown, v: number) => Math.abs(v))
-    .registerFunction('MathNamespace.sign(int): int', (_: unknown, v: bigint) => (v > 0n ? 1n : v < 0n ? -1n : 0n))
+    .registerFunction('MathNamespace.sign(int): int', (_: unknown, v: bigint) =>
+      v > 0n ? 1n : v < 0n ? -1n : 0n,
+    )
     .registerFunction('MathNamespace.sign(uint): uint', (_: unknown, v: CelValue) =>
       makeUint((v as { value: bigint }).value > 0n ? 1n : 0n),
     )
@@ -105,4 +120,3 @@ export function registerMathExtensions(env: Environment): Environment {
   bitwise('bitXor', (a, b) => a ^ b)(env);
   return env;
 }
-

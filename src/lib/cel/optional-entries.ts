@@ -57,12 +57,15 @@ export function withOptionalEntries(source: string): string {
     const parts = topLevelSplit(inner, ',').filter(([start, end]) => inner.slice(start, end).trim() !== '');
     const optional = parts.map(([start, end]) => inner.slice(start, end).trimStart().startsWith('?'));
     if (!optional.includes(true)) continue;
-    const text = (start: number, end: number) => withOptionalEntries(source.slice(index + 1 + start, index + 1 + end));
+    const text = (start: number, end: number) =>
+      withOptionalEntries(source.slice(index + 1 + start, index + 1 + end));
     const unmark = (start: number, end: number) => {
       const offset = inner.slice(start, end).indexOf('?');
       return [start + offset + 1, end] as [number, number];
     };
-    const entries = parts.map(([start, end], i) => (optional[i] ? unmark(start, end) : ([start, end] as [number, number])));
+    const entries = parts.map(([start, end], i) =>
+      optional[i] ? unmark(start, end) : ([start, end] as [number, number]),
+    );
     let call: string;
     if (char === '[') call = `${listFunction}([${entries.map(([s, e]) => text(s, e)).join(', ')}]`;
     else {
@@ -96,15 +99,19 @@ export function registerOptionalEntries(env: Environment): Environment {
         return entry.keep ? [entry.value] : [];
       }),
     )
-    .registerFunction(`${mapFunction}(list, list): map`, (pairs: [CelValue, CelValue][], flags: boolean[]) => {
-      const entries: [CelValue, CelValue][] = [];
-      pairs.forEach(([key, value], i) => {
-        if (entries.some(([other]) => celEquals(other, key))) throw new Error(`repeated key: ${String(key)}`);
-        const entry = present(value, flags[i] === true);
-        if (entry.keep) entries.push([key, entry.value]);
-      });
-      return entries.every(([key]) => typeof key === 'string')
-        ? Object.fromEntries(entries as [string, CelValue][])
-        : new Map(entries);
-    });
+    .registerFunction(
+      `${mapFunction}(list, list): map`,
+      (pairs: [CelValue, CelValue][], flags: boolean[]) => {
+        const entries: [CelValue, CelValue][] = [];
+        pairs.forEach(([key, value], i) => {
+          if (entries.some(([other]) => celEquals(other, key)))
+            throw new Error(`repeated key: ${String(key)}`);
+          const entry = present(value, flags[i] === true);
+          if (entry.keep) entries.push([key, entry.value]);
+        });
+        return entries.every(([key]) => typeof key === 'string')
+          ? Object.fromEntries(entries as [string, CelValue][])
+          : new Map(entries);
+      },
+    );
 }

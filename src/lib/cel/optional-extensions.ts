@@ -48,7 +48,9 @@ function optionalMap(name: string, flat: boolean) {
         const optional = evaluator.run(receiver, scope);
         if (!(optional instanceof Optional)) throw new Error(`${name}: the receiver must be an optional`);
         if (!optional.hasValue()) return Optional.none();
-        const inner = scope.forkWithVariable(variable.args as string, dyn).setIterValue(optional.value(), evaluator);
+        const inner = scope
+          .forkWithVariable(variable.args as string, dyn)
+          .setIterValue(optional.value(), evaluator);
         const result = evaluator.run(body, inner);
         if (!flat) return Optional.of(result);
         if (!(result instanceof Optional)) throw new Error(`${name}: the expression must return an optional`);
@@ -65,10 +67,11 @@ function optionalMap(name: string, flat: boolean) {
 export function registerOptionalExtensions(env: Environment): Environment {
   if (!env.opts.enableOptionalTypes) return env;
   return env
-    .registerFunction('OptionalNamespace.ofNonZeroValue(dyn): optional<dyn>', (_: unknown, value: CelValue) =>
-      isZeroValue(value) ? Optional.none() : Optional.of(value),
+    .registerFunction(
+      'OptionalNamespace.ofNonZeroValue(dyn): optional<dyn>',
+      (_: unknown, value: CelValue) => (isZeroValue(value) ? Optional.none() : Optional.of(value)),
     )
     .registerFunction('optional.optMap(ast, ast): dyn', optionalMap('optMap', false) as never)
     .registerFunction('optional.optFlatMap(ast, ast): dyn', optionalMap('optFlatMap', true) as never)
-    .registerOperator('optional<dyn> == optional<dyn>', (a: unknown, b: unknown) => celEquals(a, b))
+    .registerOperator('optional<dyn> == optional<dyn>', (a: unknown, b: unknown) => celEquals(a, b));
 }

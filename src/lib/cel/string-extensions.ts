@@ -18,7 +18,7 @@ const escapes: Record<string, string> = {
 
 /** `strings.quote`: the string as a double-quoted CEL literal, control characters escaped. */
 export function quoteString(value: string): string {
-  return `"${value.replace(/[\x07\b\f\n\r\t\v\\"]/g, (char) => escapes[char] ?? char)}"`;
+  return `"${Array.from(value, (char) => escapes[char] ?? char).join('')}"`;
 }
 
 /** `s.charAt(i)`: the code point at `i` ("" at the end; an error past it). */
@@ -36,7 +36,10 @@ function replace(value: string, from: string, to: string, limit = -1n): string {
   if (from === '') {
     const points = Array.from(value);
     const count = limit < 0n || limit > BigInt(points.length) ? points.length + 1 : Number(limit);
-    return points.map((point, index) => (index < count ? to : '') + point).join('') + (count > points.length ? to : '');
+    return (
+      points.map((point, index) => (index < count ? to : '') + point).join('') +
+      (count > points.length ? to : '')
+    );
   }
   if (limit < 0n) return value.split(from).join(to);
   let out = '';
@@ -58,7 +61,9 @@ export function registerStringExtensions(env: Environment): Environment {
   return env
     .registerType('StringsNamespace', StringsNamespace)
     .registerConstant('strings', 'StringsNamespace', new StringsNamespace())
-    .registerFunction('StringsNamespace.quote(string): string', (_: unknown, value: string) => quoteString(value))
+    .registerFunction('StringsNamespace.quote(string): string', (_: unknown, value: string) =>
+      quoteString(value),
+    )
     .registerFunction('string.charAt(int): string', charAt)
     .registerFunction('string.format(list): string', formatString)
     .registerFunction('string.replace(string, string): string', (v: string, a: string, b: string) =>

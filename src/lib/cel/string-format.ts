@@ -84,7 +84,11 @@ function hexOf(value: CelValue): string {
   if (typeof value === 'bigint') return value.toString(16);
   if (isUint(value)) return value.value.toString(16);
   const bytes =
-    typeof value === 'string' ? new TextEncoder().encode(value) : value instanceof Uint8Array ? value : undefined;
+    typeof value === 'string'
+      ? new TextEncoder().encode(value)
+      : value instanceof Uint8Array
+        ? value
+        : undefined;
   if (!bytes)
     throw formatError(
       `only integers, byte buffers, and strings can be formatted as hex, was given ${celTypeName(value)}`,

@@ -7,7 +7,10 @@ function replaceCode(source: string, pattern: RegExp, replace: (match: RegExpExe
   let out = source;
   for (const match of matches.reverse()) {
     const text = source.slice(match.index, match.index + match[0].length);
-    const original = Object.assign([text, ...match.slice(1)], { index: match.index, input: source }) as RegExpExecArray;
+    const original = Object.assign([text, ...match.slice(1)], {
+      index: match.index,
+      input: source,
+    }) as RegExpExecArray;
     out = out.slice(0, match.index) + replace(original) + out.slice(match.index + match[0].length);
   }
   return out;
@@ -50,7 +53,9 @@ function withBoundPresenceRoots(source: string, depth = 0): string {
     const bound = withBoundPresenceRoots(source.slice(open + 1, open + 1 + root.length), depth + 1);
     const select = source.slice(open + 1 + chain.index, close);
     const rewritten = `cel.bind(${variable}, ${bound}, has(${variable}${select}))`;
-    return source.slice(0, call.index) + rewritten + withBoundPresenceRoots(source.slice(close + 1), depth + 1);
+    return (
+      source.slice(0, call.index) + rewritten + withBoundPresenceRoots(source.slice(close + 1), depth + 1)
+    );
   }
   return source;
 }

@@ -40,7 +40,12 @@ interface Comprehension {
   secondType?: CelType;
 }
 
-type Reduce = (evaluator: Evaluator, comprehension: Comprehension, pairs: Iterable<[unknown, unknown]>, scope: (pair: [unknown, unknown]) => Scope) => unknown;
+type Reduce = (
+  evaluator: Evaluator,
+  comprehension: Comprehension,
+  pairs: Iterable<[unknown, unknown]>,
+  scope: (pair: [unknown, unknown]) => Scope,
+) => unknown;
 
 function identifier(node: SyntaxNode | undefined, macro: string): string {
   if (node?.op !== 'id' || typeof node.args !== 'string')
@@ -78,7 +83,7 @@ function bool(value: unknown, macro: string): boolean {
 /** A quantifier: `all` (false wins over errors), `exists` (true wins over errors). */
 function quantifier(stopOn: boolean): Reduce {
   return (evaluator, comprehension, pairs, scope) => {
-    let error: unknown;
+    let error: Error | undefined;
     for (const pair of pairs) {
       const outcome = evaluator.tryEval(comprehension.body[0] as SyntaxNode, scope(pair));
       if (outcome instanceof Error) error ??= outcome;
@@ -113,13 +118,16 @@ function* kept(
 
 const transformList: Reduce = (evaluator, comprehension, pairs, scope) => {
   const transform = comprehension.body.at(-1) as SyntaxNode;
-  return [...kept(evaluator, comprehension, pairs, scope)].map(([, inner]) => evaluator.run(transform, inner));
+  return [...kept(evaluator, comprehension, pairs, scope)].map(([, inner]) =>
+    evaluator.run(transform, inner),
+  );
 };
 
 const transformMap: Reduce = (evaluator, comprehension, pairs, scope) => {
   const transform = comprehension.body.at(-1) as SyntaxNode;
   const out = new Map<unknown, unknown>();
-  for (const [[key], inner] of kept(evaluator, comprehension, pairs, scope)) out.set(key, evaluator.run(transform, inner));
+  for (const [[key], inner] of kept(evaluator, comprehension, pairs, scope))
+    out.set(key, evaluator.run(transform, inner));
   return out;
 };
 
@@ -197,7 +205,9 @@ function macro(kind: MacroKind) {
       typeCheck(checker: Checker, _: unknown, scope: Scope): CelType {
         const [firstType, secondType] = variableTypes(checker, checker.check(comprehension.range, scope));
         Object.assign(comprehension, { firstType, secondType });
-        const inner = scope.forkWithVariable(comprehension.first, firstType).forkWithVariable(comprehension.second, secondType);
+        const inner = scope
+          .forkWithVariable(comprehension.first, firstType)
+          .forkWithVariable(comprehension.second, secondType);
         let bodyType = checker.getType('dyn');
         for (const node of comprehension.body) bodyType = checker.check(node, inner);
         return kind.resultType(checker, comprehension, bodyType);
@@ -231,4 +241,3 @@ export function registerTwoVariableComprehensions(env: Environment): Environment
       }
   return env;
 }
-

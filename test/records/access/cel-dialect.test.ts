@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { withBlockReferences } from '../../../src/lib/cel/index.js';
+import { withBlockReferences, withOptionalEntries, withPlainSyntax } from '../../../src/lib/cel/index.js';
 import {
   celEnvironment,
   celProblem,
@@ -21,7 +21,7 @@ function holds(expression: string, bindings: Record<string, unknown> = {}): void
   assert.equal(run(expression, bindings), true, expression);
 }
 
-function fails(expression: string, message?: RegExp): void {
+function fails(expression: string, message: RegExp = /./): void {
   assert.throws(() => run(expression), message, expression);
 }
 
@@ -124,9 +124,9 @@ describe('two-variable comprehensions', () => {
   test('transformList, transformMap and transformMapEntry, with and without a filter', () => {
     assert.deepEqual(run('[1, 2, 3].transformList(i, v, i > 0, v * 2)'), [4n, 6n]);
     holds("{'a': 1, 'b': 2}.transformMap(k, v, v + 1) == {'a': 2, 'b': 3}");
-    holds("[3, 4].transformMap(i, v, v % 2 == 0, v) == {1: 4}");
+    holds('[3, 4].transformMap(i, v, v % 2 == 0, v) == {1: 4}');
     holds("['x', 'y'].transformMapEntry(i, v, {v: i}) == {'x': 0, 'y': 1}");
-    fails("[1, 1].transformMapEntry(i, v, {v: i})", /already exists/);
+    fails('[1, 1].transformMapEntry(i, v, {v: i})', /already exists/);
   });
 
   test('an int-keyed map literal iterates with int keys', () => {
@@ -143,7 +143,7 @@ describe('optional values', () => {
   test('optMap and optFlatMap run on a present value only', () => {
     holds('optional.of(2).optMap(x, x * 2) == optional.of(4)');
     holds('!optional.none().optMap(x, x * 2).hasValue()');
-    holds("!optional.of({}).optFlatMap(m, m.?a).hasValue()");
+    holds('!optional.of({}).optFlatMap(m, m.?a).hasValue()');
     holds("optional.of({'a': 1}).optFlatMap(m, m.?a) == optional.of(1)");
   });
 
@@ -177,20 +177,56 @@ describe('block extension', () => {
   });
 });
 
+describe('syntax cel-js does not parse', () => {
+  test('a float literal may omit its leading zero', () => {
+    holds('.5 + .25 == 0.75 && [.5][0] == 0.5');
+    assert.equal(withPlainSyntax("a.b + '.5'"), "a.b + '.5'");
+  });
+
+  test('a quoted field name selects a map key, also optionally and in has()', () => {
+    holds("{'content-type': 'text'}.`content-type` == 'text'");
+    holds("!{'a': 1}.?`b-c`.hasValue() && {'b-c': 2}.?`b-c` == optional.of(2)");
+    holds("has({'a.b': 1}.`a.b`) && !has({'a': 1}.`a.b`)");
+    assert.equal(withPlainSyntax("'x.`y`'"), "'x.`y`'");
+  });
+
+  test('optional entries of list and map literals are kept only when present', () => {
+    holds('[1, ?optional.of(2), ?optional.none(), 3] == [1, 2, 3]');
+    holds("{'a': 1, ?'b': optional.none(), ?'c': optional.of(3)} == {'a': 1, 'c': 3}");
+    holds("{?'k': {}.?x} == {} && [[?optional.of(1)]] == [[1]]");
+    holds("{'a': true ? 1 : 2, ?'b': optional.of(false ? 3 : 4)} == {'a': 1, 'b': 4}");
+    // An index with `[?` is an optional index, not a literal.
+    assert.equal(withOptionalEntries("m[?'k']"), "m[?'k']");
+    fails('[?1]', /optional/);
+  });
+
+  test('has() of a selection on an expression tests the key of its value', () => {
+    holds("!has({}.a) && has({'a': {'b': 1}}.a.b) && has([{'x': 1}][0].x)");
+    holds("cel.bind(m, {'k': 1}, has(m.k))");
+  });
+});
+
 describe('access rules use the dialect', () => {
   const actor: CelInput['actor'] = { id: 'a1', roles: ['clerk'], attributes: { region: 'eu' }, scope: {} };
 
   function allows(condition: string, record: Record<string, unknown>): boolean {
     assert.equal(celProblem('read', condition), undefined, condition);
-    return compileRule({ operation: 'read', condition, message: 'no' }).evaluate({ actor, record, now: new Date() });
+    return compileRule({ operation: 'read', condition, message: 'no' }).evaluate({
+      actor,
+      record,
+      now: new Date(),
+    });
   }
 
   test('extensions compile and run in a rule', () => {
-    assert.equal(allows("record.lines.all(i, l, l.qty > 0) && record.code == 'PO-%d'.format([record.n])", {
-      lines: [{ qty: 1n }, { qty: 2n }],
-      code: 'PO-7',
-      n: 7n,
-    }), true);
+    assert.equal(
+      allows("record.lines.all(i, l, l.qty > 0) && record.code == 'PO-%d'.format([record.n])", {
+        lines: [{ qty: 1n }, { qty: 2n }],
+        code: 'PO-7',
+        n: 7n,
+      }),
+      true,
+    );
     assert.equal(allows('math.greatest(record.a, record.b) <= 10', { a: 3n, b: 12n }), false);
     assert.equal(allows("record.name.replace('-', ' ').charAt(0) == 'a'", { name: 'a-b' }), true);
   });

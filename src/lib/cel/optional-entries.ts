@@ -49,8 +49,9 @@ export function withOptionalEntries(source: string): string {
   for (let index = 0; index < masked.length; index++) {
     const char = masked[index] as string;
     if (char !== '[' && char !== '{') continue;
-    // A bracket after an operand is an index or a message, not a literal.
-    if (/[\w)\]}.]\s*$/.test(masked.slice(Math.max(0, index - 40), index))) continue;
+    // A bracket after an operand is an index or a message, not a literal (`in` is an operator).
+    const before = masked.slice(Math.max(0, index - 40), index);
+    if (/[\w)\]}.]\s*$/.test(before) && !/(?<![\w.])in\s*$/.test(before)) continue;
     const close = closingBracket(masked, index);
     if (close < 0) continue;
     const inner = masked.slice(index + 1, close);

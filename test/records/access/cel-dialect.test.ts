@@ -194,6 +194,7 @@ describe('syntax cel-js does not parse', () => {
     holds('[1, ?optional.of(2), ?optional.none(), 3] == [1, 2, 3]');
     holds("{'a': 1, ?'b': optional.none(), ?'c': optional.of(3)} == {'a': 1, 'c': 3}");
     holds("{?'k': {}.?x} == {} && [[?optional.of(1)]] == [[1]]");
+    holds('2 in [1, ?optional.of(2)] && !(3 in [?optional.none()])');
     holds("{'a': true ? 1 : 2, ?'b': optional.of(false ? 3 : 4)} == {'a': 1, 'b': 4}");
     // An index with `[?` is an optional index, not a literal.
     assert.equal(withOptionalEntries("m[?'k']"), "m[?'k']");

@@ -86,8 +86,11 @@ function quantifier(stopOn: boolean): Reduce {
     let error: Error | undefined;
     for (const pair of pairs) {
       const outcome = evaluator.tryEval(comprehension.body[0] as SyntaxNode, scope(pair));
+      // A predicate that is not a bool is an error like any other, absorbed when the result is decided.
       if (outcome instanceof Error) error ??= outcome;
-      else if (bool(outcome, 'quantifier') === stopOn) return stopOn;
+      else if (typeof outcome !== 'boolean')
+        error ??= new Error('quantifier: the predicate must return bool');
+      else if (outcome === stopOn) return stopOn;
     }
     if (error !== undefined) throw error;
     return !stopOn;

@@ -119,6 +119,9 @@ describe('two-variable comprehensions', () => {
     holds('[0, 1].exists(i, v, 1 / v == 1)');
     holds('[0, 1].all(i, v, 1 / v == 0) == false');
     fails('[0, 1].all(i, v, 1 / v == 1)', /division by zero/);
+    // A predicate value that is not a bool is such an error too.
+    holds("['x', true].exists(i, v, dyn(v)) && !['x', false].all(i, v, dyn(v))");
+    fails("['x', true].all(i, v, dyn(v))", /must return bool/);
   });
 
   test('transformList, transformMap and transformMapEntry, with and without a filter', () => {

@@ -9,7 +9,8 @@ import { duckType } from './file-layout.js';
  * exactly. Comparisons DuckDB makes exactly as PostgreSQL (text in the C collation, integers,
  * booleans, dates, timestamps, UUIDs, NULL tests) are rendered as they are; the others are
  * widened: numbers are doubles here (`gt` becomes `>=`, `ne` is not tested), and JSON equality and
- * containment are not tested. Under `not` the widening turns round, so the result stays a superset.
+ * containment are not tested. Under `not` the widening turns round (a comparison there is narrowed,
+ * so its negation widens), so the result stays a superset.
  */
 export function renderDuckCondition(
   condition: Condition,
@@ -23,13 +24,17 @@ export function renderDuckCondition(
     case 'not':
       return `(NOT ${renderDuckCondition(condition.item, parameters, !positive)})`;
     case 'compare':
-      return renderComparison(condition, parameters) ?? (positive ? 'TRUE' : 'FALSE');
+      return renderComparison(condition, parameters, positive) ?? (positive ? 'TRUE' : 'FALSE');
   }
 }
 
 type Comparison = Extract<Condition, { kind: 'compare' }>;
 
-function renderComparison(condition: Comparison, parameters: DuckParameter[]): string | undefined {
+function renderComparison(
+  condition: Comparison,
+  parameters: DuckParameter[],
+  positive: boolean,
+): string | undefined {
   const { column, operator, value } = condition;
   const col = duckIdent(column.name);
   const param = (text: string) => {
@@ -42,18 +47,18 @@ function renderComparison(condition: Comparison, parameters: DuckParameter[]): s
     if (operator === 'ne') return `${col} IS NOT NULL`;
   }
   if (column.type === 'json') return undefined;
-  const number = column.type === 'number';
+  if (column.type === 'number') return renderNumberComparison(condition, param, positive);
   switch (operator) {
     case 'eq':
       return `${col} = ${param(value as string)}`;
     case 'ne':
-      return number ? undefined : `${col} IS DISTINCT FROM ${param(value as string)}`;
+      return `${col} IS DISTINCT FROM ${param(value as string)}`;
     case 'gt':
-      return `${col} ${number ? '>=' : '>'} ${param(value as string)}`;
+      return `${col} > ${param(value as string)}`;
     case 'gte':
       return `${col} >= ${param(value as string)}`;
     case 'lt':
-      return `${col} ${number ? '<=' : '<'} ${param(value as string)}`;
+      return `${col} < ${param(value as string)}`;
     case 'lte':
       return `${col} <= ${param(value as string)}`;
     case 'in':
@@ -64,6 +69,38 @@ function renderComparison(condition: Comparison, parameters: DuckParameter[]): s
     case 'startsWith':
       parameters.push(value as string);
       return `starts_with(${col}, $${parameters.length})`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A comparison of a number column, made on doubles. Rounding to a double keeps order (a <= b gives
+ * double(a) <= double(b)) but may make different numbers equal, so a double comparison is either
+ * widened (`positive`: every row PostgreSQL selects passes; `gt` as `>=`, `ne` untested) or, under
+ * `not`, narrowed (every row passing is one PostgreSQL selects; `gte` as `>`, `ne` as a double
+ * difference, `eq` and `in` untested), so that the negation is again a superset.
+ */
+function renderNumberComparison(
+  condition: Comparison,
+  param: (text: string) => string,
+  positive: boolean,
+): string | undefined {
+  const { column, operator, value } = condition;
+  const col = duckIdent(column.name);
+  const wide: Partial<Record<Comparison['operator'], string>> = { gt: '>=', gte: '>=', lt: '<=', lte: '<=' };
+  const narrow: Partial<Record<Comparison['operator'], string>> = { gt: '>', gte: '>', lt: '<', lte: '<' };
+  const ordered = (positive ? wide : narrow)[operator];
+  if (ordered !== undefined) return `${col} ${ordered} ${param(value as string)}`;
+  switch (operator) {
+    case 'eq':
+      return positive ? `${col} = ${param(value as string)}` : undefined;
+    case 'ne':
+      return positive ? undefined : `${col} IS DISTINCT FROM ${param(value as string)}`;
+    case 'in':
+      return positive
+        ? `${col} IN (${(value as string[]).map((item) => param(item)).join(', ')})`
+        : undefined;
     default:
       return undefined;
   }

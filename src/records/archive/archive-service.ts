@@ -1,7 +1,7 @@
-import type { Pool } from '../../platform/database/pool.js';
+import { withTransaction, type Pool } from '../../platform/database/pool.js';
 import { parseExactJson, stringifyExactJson } from '../../platform/json/exact-json.js';
 import { checkPlanFields, type AccessControl } from '../access/access-control.js';
-import { sessionSettingsSql, withAccessSession } from '../access/access-session.js';
+import { sessionSettingsSql } from '../access/access-session.js';
 import { hiddenFields, maskRecord } from '../access/field-access.js';
 import { rowFilterSql } from '../access/row-filter.js';
 import type { Queryable } from '../../platform/database/queryable.js';
@@ -237,15 +237,23 @@ export class ArchiveService {
     await restageFromFiles(files.ownerPool, files.files, this.partitions, schema, id);
   }
 
-  /** Runs cold reads with the caller's settings when the schema's row filters read them. */
+  /**
+   * Runs a cold read in one snapshot (REPEATABLE READ), with the caller's settings when the
+   * schema's row filters read them. A read asks the manifest, the superseded copies and the staged
+   * tables in several statements; an export (manifest row in, staged rows out) or a restage
+   * committing between two of them would otherwise hide records from both places.
+   */
   private readCold<T>(
     identity: Identity,
     schema: CompiledSchema,
     work: (db: Queryable) => Promise<T>,
   ): Promise<T> {
     const { access, pool } = this.deps;
-    return access.needsSession(schema)
-      ? withAccessSession(pool, identity, work, { role: false })
-      : work(pool);
+    const begin = 'BEGIN ISOLATION LEVEL REPEATABLE READ';
+    return withTransaction(pool, work, {
+      begin: access.needsSession(schema)
+        ? `${begin}; ${sessionSettingsSql(identity, { role: false })}`
+        : begin,
+    });
   }
 }

@@ -99,12 +99,12 @@ export async function auditChainWithArchived(
 ): Promise<ChainLink[]> {
   const { rows } = await db.query<ChainLink>(
     statement(
-      `SELECT DISTINCT ON (event_id) event_id::text, version, previous_hash, hash, ${recomputedHashSql} AS recomputed,
+      `SELECT DISTINCT ON (audit_events.event_id) event_id::text, version, previous_hash, hash, ${recomputedHashSql} AS recomputed,
          history_event_id::text, history_hash
        FROM (SELECT * FROM records.audit_events WHERE schema_path = $1 AND entity_id = $2
              UNION ALL
              SELECT * FROM jsonb_populate_recordset(NULL::records.audit_events, $3::jsonb) WHERE schema_path = $1 AND entity_id = $2
-       ) AS audit_events ORDER BY event_id`,
+       ) AS audit_events ORDER BY audit_events.event_id`,
       [schemaPath, entityId, `[${archivedRows.join(',')}]`],
     ),
   );

@@ -125,6 +125,18 @@ export async function auditRowsOf(
   return rows;
 }
 
+/** Removes every audit event of the records `ids` (retention of archived records; the owner only). */
+export async function deleteAuditEventsOf(
+  db: Queryable,
+  schemaPath: string,
+  ids: readonly string[],
+): Promise<void> {
+  await db.query(`DELETE FROM records.audit_events WHERE schema_path = $1 AND entity_id = ANY($2::uuid[])`, [
+    schemaPath,
+    ids,
+  ]);
+}
+
 /** Removes exported audit events (the owner only: the archive export moves them to a file). */
 export async function deleteAuditEvents(db: Queryable, eventIds: readonly string[]): Promise<void> {
   await db.query(`DELETE FROM records.audit_events WHERE event_id = ANY($1::bigint[])`, [eventIds]);

@@ -76,7 +76,10 @@ export function archiveStoreConfigOf(env: ArchiveStoreVariables): ArchiveStoreCo
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
     return 'RECORDS_ARCHIVE_URL: s3://bucket/prefix needs a bucket name of 3 to 63 lowercase letters, digits, dots and hyphens (and no credentials)';
   const prefix = (s3?.[2] ?? '').replace(/^\/+|\/+$/g, '');
-  if (prefix !== '' && !prefix.split('/').every((segment) => /^[A-Za-z0-9_=-][A-Za-z0-9._=-]*$/.test(segment)))
+  if (
+    prefix !== '' &&
+    !prefix.split('/').every((segment) => /^[A-Za-z0-9_=-][A-Za-z0-9._=-]*$/.test(segment))
+  )
     return 'RECORDS_ARCHIVE_URL: the prefix of s3://bucket/prefix is made of segments of letters, digits and . _ = - (not starting with a dot)';
   const endpoint = env.RECORDS_ARCHIVE_S3_ENDPOINT ?? env.AWS_ENDPOINT_URL_S3;
   const endpointVariable =

@@ -467,7 +467,8 @@ export const environmentSchema = Type.Object({
   RECORDS_ARCHIVE_CACHE_DIR: Type.Optional(
     Type.String({
       minLength: 1,
-      description: 'Folder of the local copies of archive objects (S3); WEFT_DATA_DIR/archive-cache when unset',
+      description:
+        'Folder of the local copies of archive objects (S3); WEFT_DATA_DIR/archive-cache when unset',
     }),
   ),
   RECORDS_ARCHIVE_CACHE_MB: Type.Integer({

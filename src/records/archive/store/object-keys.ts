@@ -9,7 +9,11 @@ const prefixPattern = /^[A-Za-z0-9._=/-]*$/;
  * (`org/app/domain/object/v1`) are valid keys. Throws a TypeError otherwise.
  */
 export function assertValidKey(key: string): void {
-  if (typeof key !== 'string' || key === '' || !key.split('/').every((segment) => segmentPattern.test(segment)))
+  if (
+    typeof key !== 'string' ||
+    key === '' ||
+    !key.split('/').every((segment) => segmentPattern.test(segment))
+  )
     throw new TypeError(
       `Invalid object key ${JSON.stringify(key)}: expected slash-separated segments of [A-Za-z0-9._=-] not starting with a dot`,
     );

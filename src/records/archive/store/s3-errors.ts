@@ -71,10 +71,15 @@ export function isUnavailable(error: unknown): boolean {
  */
 export function storeFailure(error: unknown, location: string, operation: string): Error {
   if (error instanceof ObjectStoreUnavailableError) return error;
-  if (error instanceof TypeError && httpStatusOf(error) === undefined) return error;
+  // Not from the SDK (a check of this module, a local file error): passed on as it is.
+  if (error instanceof Error && !('$metadata' in error) && !isUnavailable(error)) return error;
   const status = httpStatusOf(error);
   const code = (error as SdkError | null)?.code;
-  const reason = [errorNameOf(error), typeof code === 'string' ? code : undefined, status === undefined ? undefined : `HTTP ${status}`]
+  const reason = [
+    errorNameOf(error),
+    typeof code === 'string' ? code : undefined,
+    status === undefined ? undefined : `HTTP ${status}`,
+  ]
     .filter((part) => part !== undefined && part !== '' && part !== 'Error')
     .join(', ');
   const text = `${operation} on ${location} failed${reason === '' ? '' : ` (${reason})`}`;

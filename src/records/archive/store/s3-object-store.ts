@@ -8,7 +8,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
-  ListObjectsV2Command,
+  ListObjectsCommand,
   PutObjectCommand,
   S3Client,
   type GetObjectCommandOutput,
@@ -20,13 +20,20 @@ import { ObjectStoreUnavailableError, type ObjectStore } from './object-store.js
 import { errorNameOf, httpStatusOf, isUnavailable, storeFailure } from './s3-errors.js';
 
 const maxAttempts = 3;
+// User metadata holding the SHA-256 (hex) of the uploaded file, checked on every download.
+const digestMetadata = 'sha256';
+
+/** A body that does not match the digest stored with the object: read again. */
+class TornRead extends Error {}
 
 /**
  * An object store in an S3-compatible bucket, under an optional key prefix. Requests go to the
  * configured endpoint (path-style unless it is AWS's), with the configured credentials or else the
  * AWS SDK's default provider chain. Every attempt may wait `timeoutMs` to connect and `timeoutMs`
  * of silence; an operation makes up to 3 attempts. Unreachable, failing (5xx) or throttling
- * stores raise ObjectStoreUnavailableError. `localPath` serves copies from a DownloadCache,
+ * stores raise ObjectStoreUnavailableError. Uploads carry their SHA-256 (checked by S3, and kept as
+ * user metadata) and are checked for their length; downloads are checked against that SHA-256
+ * and read again when they do not match. `localPath` serves copies from a DownloadCache,
  * revalidated with a conditional GET on every call.
  */
 export class S3ObjectStore implements ObjectStore {
@@ -51,7 +58,8 @@ export class S3ObjectStore implements ObjectStore {
         await this.upload(objectKey, file, size, sha256);
         return;
       } catch (error) {
-        if (attempt >= maxAttempts || !isUnavailable(error)) throw storeFailure(error, this.location, 'PutObject');
+        if (attempt >= maxAttempts || !isUnavailable(error))
+          throw storeFailure(error, this.location, 'PutObject');
         await sleep(backoffMs(attempt));
       }
     }
@@ -64,13 +72,16 @@ export class S3ObjectStore implements ObjectStore {
 
   async get(key: string): Promise<Buffer | undefined> {
     const objectKey = this.objectKeyOf(key);
-    return this.call('GetObject', async () => {
-      const response = await this.getObject(objectKey, undefined);
-      if (response === undefined) return undefined;
-      const bytes = Buffer.from(await bodyOf(response).transformToByteArray());
-      checkLength(response, bytes.length);
-      return bytes;
-    });
+    return this.call('GetObject', () =>
+      untorn(async () => {
+        const response = await this.getObject(objectKey, undefined);
+        if (response === undefined) return undefined;
+        const bytes = Buffer.from(await bodyOf(response).transformToByteArray());
+        checkLength(response, bytes.length);
+        checkDigest(response, createHash('sha256').update(bytes).digest('hex'));
+        return bytes;
+      }),
+    );
   }
 
   async delete(key: string): Promise<void> {
@@ -85,17 +96,21 @@ export class S3ObjectStore implements ObjectStore {
     assertValidPrefix(prefix);
     const root = this.config.prefix === '' ? '' : `${this.config.prefix}/`;
     const keys: string[] = [];
-    let token: string | undefined;
-    do {
-      const page = await this.call('ListObjectsV2', () =>
+    // ListObjects (v1) paged by Marker, the last key of the page: the listing every S3-compatible
+    // server implements (s3rver 5 cannot issue v2 continuation tokens on Node 20: they use DES).
+    let marker: string | undefined;
+    for (;;) {
+      const page = await this.call('ListObjects', () =>
         this.client.send(
-          new ListObjectsV2Command({ Bucket: this.config.bucket, Prefix: root + prefix, ContinuationToken: token }),
+          new ListObjectsCommand({ Bucket: this.config.bucket, Prefix: root + prefix, Marker: marker }),
         ),
       );
-      for (const object of page.Contents ?? [])
-        if (object.Key?.startsWith(root) === true) keys.push(object.Key.slice(root.length));
-      token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
-    } while (token !== undefined);
+      const found = (page.Contents ?? []).flatMap((object) => (object.Key === undefined ? [] : [object.Key]));
+      for (const key of found) if (key.startsWith(root)) keys.push(key.slice(root.length));
+      const last = page.NextMarker ?? found.at(-1);
+      if (page.IsTruncated !== true || last === undefined || last === marker) break;
+      marker = last;
+    }
     return keys.sort();
   }
 
@@ -109,6 +124,7 @@ export class S3ObjectStore implements ObjectStore {
         Body: createReadStream(file),
         ContentLength: size,
         ChecksumSHA256: checksum,
+        Metadata: { [digestMetadata]: sha256.toString('hex') },
       }),
     );
     if (response.ChecksumSHA256 !== undefined && response.ChecksumSHA256 !== checksum)
@@ -123,23 +139,38 @@ export class S3ObjectStore implements ObjectStore {
       );
   }
 
-  private async download(objectKey: string, version: string | undefined, temporary: string): Promise<FetchOutcome> {
-    return this.call('GetObject', async () => {
-      const response = await this.getObject(objectKey, version);
-      if (response === undefined) return { kind: 'absent' };
-      if (response === 'unchanged') return { kind: 'unchanged' };
-      let written = 0;
-      const counted = Readable.from(bodyOf(response) as AsyncIterable<Uint8Array>).on('data', (chunk: Uint8Array) => {
-        written += chunk.length;
-      });
-      await pipeline(counted, createWriteStream(temporary, { mode: 0o600 }));
-      checkLength(response, written);
-      return { kind: 'fetched', version: (response.ETag ?? '').replace(/"/g, '') };
-    });
+  private async download(
+    objectKey: string,
+    version: string | undefined,
+    temporary: string,
+  ): Promise<FetchOutcome> {
+    return this.call('GetObject', () =>
+      untorn(async (): Promise<FetchOutcome> => {
+        const response = await this.getObject(objectKey, version);
+        if (response === undefined) return { kind: 'absent' };
+        if (response === 'unchanged') return { kind: 'unchanged' };
+        let written = 0;
+        const hash = createHash('sha256');
+        const counted = Readable.from(bodyOf(response) as AsyncIterable<Uint8Array>).on(
+          'data',
+          (chunk: Uint8Array) => {
+            written += chunk.length;
+            hash.update(chunk);
+          },
+        );
+        await pipeline(counted, createWriteStream(temporary, { mode: 0o600 }));
+        checkLength(response, written);
+        checkDigest(response, hash.digest('hex'));
+        return { kind: 'fetched', version: (response.ETag ?? '').replace(/"/g, '') };
+      }),
+    );
   }
 
   private getObject(objectKey: string, ifNoneMatch: undefined): Promise<GetObjectCommandOutput | undefined>;
-  private getObject(objectKey: string, ifNoneMatch: string | undefined): Promise<GetObjectCommandOutput | 'unchanged' | undefined>;
+  private getObject(
+    objectKey: string,
+    ifNoneMatch: string | undefined,
+  ): Promise<GetObjectCommandOutput | 'unchanged' | undefined>;
   private async getObject(
     objectKey: string,
     ifNoneMatch: string | undefined,
@@ -174,7 +205,8 @@ export class S3ObjectStore implements ObjectStore {
 }
 
 function clientOf(config: S3ArchiveStoreConfig, attempts: number): S3Client {
-  const awsEndpoint = config.endpoint === undefined || /\.amazonaws\.com(\.cn)?$/.test(new URL(config.endpoint).hostname);
+  const awsEndpoint =
+    config.endpoint === undefined || /\.amazonaws\.com(\.cn)?$/.test(new URL(config.endpoint).hostname);
   return new S3Client({
     region: config.region,
     endpoint: config.endpoint,
@@ -188,10 +220,14 @@ function clientOf(config: S3ArchiveStoreConfig, attempts: number): S3Client {
             sessionToken: config.credentials.sessionToken,
           },
     maxAttempts: attempts,
+    // The SDK would print its warnings on the console; failures reach the caller as errors.
+    logger: silentLogger,
     // socketTimeout is a silence limit, so a large upload or download may take as long as it needs.
     requestHandler: { connectionTimeout: config.timeoutMs, socketTimeout: config.timeoutMs },
   });
 }
+
+const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 function bodyOf(response: GetObjectCommandOutput): NonNullable<GetObjectCommandOutput['Body']> {
   if (response.Body === undefined) throw new ObjectStoreUnavailableError('The archive store sent no body');
@@ -204,6 +240,27 @@ function checkLength(response: GetObjectCommandOutput, received: number): void {
     throw new ObjectStoreUnavailableError(
       `The archive store sent ${received} of ${response.ContentLength} bytes; retry later`,
     );
+}
+
+// Objects written by other tools carry no digest and are taken as they come.
+function checkDigest(response: GetObjectCommandOutput, received: string): void {
+  const expected = response.Metadata?.[digestMetadata];
+  if (expected !== undefined && expected.toLowerCase() !== received) throw new TornRead();
+}
+
+// A body that does not match its digest (a read racing an overwrite on a store that is not
+// atomic, or corruption on the way) is read again, up to the attempts of any request.
+async function untorn<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof TornRead)) throw error;
+      if (attempt >= maxAttempts)
+        throw new ObjectStoreUnavailableError('The archive store sent bytes that do not match their SHA-256');
+      await sleep(backoffMs(attempt));
+    }
+  }
 }
 
 async function digestOf(file: string): Promise<{ size: number; sha256: Buffer }> {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Registry } from 'prom-client';
 import type { Config } from '../platform/config/index.js';
@@ -33,9 +34,14 @@ import { registerRecordRoutes } from './crud/routes.js';
 import { registerSchemaRoute } from './crud/schema-route.js';
 import { RecordService } from './crud/record-service.js';
 import { ArchiveJob } from './archive/archive-job.js';
+import { ArchiveFiles } from './archive/files/archive-files.js';
+import { DuckEngine } from './archive/files/duck-engine.js';
+import { LocalObjectStore } from './archive/store/local-object-store.js';
+import type { ObjectStore } from './archive/store/object-store.js';
 import { registerArchiveRoutes } from './archive/routes.js';
 import { ArchiveService } from './archive/archive-service.js';
 import { AuditAnchorJob } from './audit/anchor-job.js';
+import { AuthAuditRetention } from './auth-audit/auth-audit-retention.js';
 import { AnchorStore } from './audit/anchor-store.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { AuditService } from './audit/audit-service.js';
@@ -79,6 +85,8 @@ export interface RecordsServiceDependencies {
   schemaPollMilliseconds?: number;
   /** Fetch used for JWKS key sets (default: the global fetch). */
   fetcher?: typeof fetch;
+  /** Where archive files live (default: the store `RECORDS_ARCHIVE_URL` names). */
+  archiveStore?: ObjectStore;
 }
 
 /** A built records service. */
@@ -93,10 +101,14 @@ export interface RecordsService {
   snapshots: SnapshotJob;
   /** Moves due records to cold storage (`runOnce()` drives it in tests). */
   archive: ArchiveJob;
+  /** The archive's Parquet files in object storage. */
+  archiveFiles: ArchiveFiles;
   /** Strategies, role bindings and the revocation set. */
   auth: RecordsAuth;
   /** The auth audit log (batched; `flush()` writes what is queued). */
   authAudit: AuthAuditLog;
+  /** Deletes auth audit entries past RECORDS_AUTH_AUDIT_RETENTION_DAYS (`runOnce()` in tests); undefined when unset. */
+  authAuditRetention: AuthAuditRetention | undefined;
   /** Signs audit chain heads into the anchor store (`runOnce()` drives it in tests); undefined without a signing key. */
   auditAnchor: AuditAnchorJob | undefined;
   /** The service's Prometheus registry (`/api/metrics`, and the scrape listener of `RECORDS_METRICS_PORT`). */
@@ -152,6 +164,12 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     ...(deps.fetcher ? { fetcher: deps.fetcher } : {}),
   });
   const authAudit = new AuthAuditLog(pool, clock, logger);
+  const retentionDays = config.records.authAuditRetentionDays;
+  // Deleting from the log is the owner's: the runtime login may only append to it.
+  const authAuditRetention =
+    retentionDays === undefined
+      ? undefined
+      : new AuthAuditRetention({ pool: ownerPool, clock, logger, retentionDays });
   const sync = new SchemaSync({
     pool: ownerPool,
     registry,
@@ -164,7 +182,12 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const pipeline = new WritePipeline(pool);
   const cursors = new CursorCodec(await loadCursorKey(ownerPool));
   const snapshots = new SnapshotJob(ownerPool, registry, logger);
-  const archive = new ArchiveJob({ pool: ownerPool, registry, clock, logger });
+  const archiveFiles = new ArchiveFiles(
+    deps.archiveStore ?? new LocalObjectStore(path.join(config.dataDir, 'archive')),
+    new DuckEngine(),
+    logger,
+  );
+  const archive = new ArchiveJob({ pool: ownerPool, registry, clock, logger, files: archiveFiles });
   const { audit } = config.records;
   const signer = audit.signingKey === undefined ? undefined : Ed25519Signer.fromPem(audit.signingKey);
   const anchors = signer ? await AnchorStore.open(audit.anchorDir, signer) : undefined;
@@ -210,7 +233,14 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     registerRecordRoutes(scope, {
       registry,
       access: recordAccess,
-      records: new RecordService({ access: recordAccess, reader, pipeline, cursors }),
+      records: new RecordService({
+        access: recordAccess,
+        reader,
+        pipeline,
+        cursors,
+        archivedInFiles: async (schema, id) =>
+          (await archiveFiles.copiesOf(pool, schema.path, id)).length > 0,
+      }),
     });
     registerSchemaRoute(scope, { registry, access: recordAccess });
     registerHistoryRoutes(scope, {
@@ -219,12 +249,25 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
       history: new HistoryService({ access: recordAccess, reader, pipeline, cursors, snapshots }),
     });
     registerAuditRoutes(scope, {
-      audit: new AuditService({ ownerPool, registry, access: recordAccess, reader, anchors }),
+      audit: new AuditService({
+        ownerPool,
+        registry,
+        access: recordAccess,
+        reader,
+        anchors,
+        files: archiveFiles,
+      }),
     });
     registerArchiveRoutes(scope, {
       registry,
       access: recordAccess,
-      archive: new ArchiveService({ pool, access: recordAccess, pipeline }),
+      archive: new ArchiveService({
+        pool,
+        access: recordAccess,
+        pipeline,
+        files: { files: archiveFiles, ownerPool },
+      }),
+      cursors,
     });
     registerSearchRoutes(scope, {
       registry,
@@ -244,6 +287,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   snapshots.start();
   archive.start();
   auditAnchor?.start(audit.anchorIntervalMilliseconds);
+  authAuditRetention?.start();
   await auth.start();
 
   const purge = setInterval(() => {
@@ -260,15 +304,19 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     pipeline,
     snapshots,
     archive,
+    archiveFiles,
     auth,
     authAudit,
+    authAuditRetention,
     auditAnchor,
     metrics,
     close: async () => {
       clearInterval(purge);
+      await authAuditRetention?.close();
       await auditAnchor?.close();
       await snapshots.close();
       await archive.close();
+      archiveFiles.engine.close();
       sync.close();
       await app.close();
       await authAudit.close();

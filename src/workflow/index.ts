@@ -90,7 +90,10 @@ export interface WorkflowService {
   runConnectorJobs(): Promise<{ claimed: number; fired: number; failed: number }>;
   /** Delivers the due rows of the thrown-event outbox now (tests without the background loop). */
   deliverThrownEvents(): Promise<{ claimed: number; fired: number; failed: number }>;
-  /** Deletes history and finished batches past WORKFLOW_HISTORY_RETENTION_DAYS now, as the leader does hourly. */
+  /**
+   * Deletes history and finished batches past WORKFLOW_HISTORY_RETENTION_DAYS, and finished instances
+   * past WORKFLOW_INSTANCE_RETENTION_DAYS, now, as the leader does hourly.
+   */
   purgeHistory(): Promise<HousekeepingResult>;
   /** Closes the HTTP server (draining requests) and stops background work. The pool is the host's. */
   close(): Promise<void>;

@@ -61,6 +61,29 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ WORKFLOW_LEADER_LEASE_MS: '10' }), /WORKFLOW_LEADER_LEASE_MS/);
   });
 
+  test('retention of finished instances and of the auth audit log: off unless set, from 1 to 36,500 days', () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.workflow.instanceRetentionDays, undefined);
+    assert.equal(defaults.records.authAuditRetentionDays, undefined);
+    const set = loadConfig({
+      WORKFLOW_INSTANCE_RETENTION_DAYS: '90',
+      RECORDS_AUTH_AUDIT_RETENTION_DAYS: '365',
+    });
+    assert.equal(set.workflow.instanceRetentionDays, 90);
+    assert.equal(set.records.authAuditRetentionDays, 365);
+    for (const wrong of ['0', '-1', 'forever', '36501'])
+      assert.throws(
+        () =>
+          loadConfig({ WORKFLOW_INSTANCE_RETENTION_DAYS: wrong, RECORDS_AUTH_AUDIT_RETENTION_DAYS: wrong }),
+        (error: Error) => {
+          assert.match(error.message, /WORKFLOW_INSTANCE_RETENTION_DAYS/);
+          assert.match(error.message, /RECORDS_AUTH_AUDIT_RETENTION_DAYS/);
+          return true;
+        },
+        wrong,
+      );
+  });
+
   test('the audit signing key: Ed25519 PEM (also with \\n escapes), checked at boot, never echoed', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const defaults = loadConfig({ WEFT_DATA_DIR: '/tmp/weft-data' });

@@ -180,6 +180,14 @@ export const environmentSchema = Type.Object({
     description:
       'Days the execution history of a finished instance is kept; the timer leader then deletes it in small batches',
   }),
+  WORKFLOW_INSTANCE_RETENTION_DAYS: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 36_500,
+      description:
+        'Days the rows of a finished instance are kept (never less than its history); unset: finished instances are kept',
+    }),
+  ),
   WORKFLOW_LEADER_LEASE_MS: Type.Integer({
     default: 15_000,
     minimum: 300,
@@ -405,6 +413,14 @@ export const environmentSchema = Type.Object({
     maximum: 86_400_000,
     description: 'How often the audit chain heads written since the last run are signed and appended',
   }),
+  RECORDS_AUTH_AUDIT_RETENTION_DAYS: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 36_500,
+      description:
+        'Days an entry of the auth audit log is kept before housekeeping deletes it; unset: entries are kept',
+    }),
+  ),
   RECORDS_RATE_LIMIT_PER_MINUTE: Type.Integer({
     default: 1000,
     minimum: 1,

@@ -67,6 +67,11 @@ export interface WorkflowConfig {
   readonly engineMaxMultiInstance: number;
   /** Days the history of a finished instance is kept before the leader's housekeeping deletes it. */
   readonly historyRetentionDays: number;
+  /**
+   * Days the rows of a finished instance are kept before the leader's housekeeping deletes them
+   * (WORKFLOW_INSTANCE_RETENTION_DAYS); undefined: kept. Never shorter than the instance's history.
+   */
+  readonly instanceRetentionDays: number | undefined;
   /** Instances one batch may hold (WORKFLOW_BATCH_MAX_ITEMS). */
   readonly batchMaxItems: number;
   /** How long the timer leader lease lasts unless renewed. */
@@ -153,6 +158,8 @@ export interface RecordsConfig {
    */
   readonly secretEnvironment: Readonly<Record<string, string>>;
   readonly audit: RecordsAuditConfig;
+  /** Days an auth audit entry is kept (RECORDS_AUTH_AUDIT_RETENTION_DAYS); undefined: kept. */
+  readonly authAuditRetentionDays: number | undefined;
   /** Where the archive files live. */
   readonly archive: ArchiveStoreConfig;
 }
@@ -258,6 +265,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       engineMaxSteps: env.WORKFLOW_ENGINE_MAX_STEPS,
       engineMaxMultiInstance: env.WORKFLOW_MAX_MULTI_INSTANCE,
       historyRetentionDays: env.WORKFLOW_HISTORY_RETENTION_DAYS,
+      instanceRetentionDays: env.WORKFLOW_INSTANCE_RETENTION_DAYS,
       batchMaxItems: env.WORKFLOW_BATCH_MAX_ITEMS,
       leaderLeaseMs: env.WORKFLOW_LEADER_LEASE_MS,
       leaderHeartbeatMs: leaderHeartbeat,
@@ -327,6 +335,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
         ),
         anchorIntervalMilliseconds: env.RECORDS_AUDIT_ANCHOR_INTERVAL_MS,
       },
+      authAuditRetentionDays: env.RECORDS_AUTH_AUDIT_RETENTION_DAYS,
       archive,
       secretEnvironment: secretEnvironmentOf(source),
     },

@@ -1,5 +1,6 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { AbacRule, Identity, Operation } from '../types.js';
+import { registerCelExtensions, withBlockReferences, withPlainSyntax } from '../../lib/cel/index.js';
 import { registerRe2Matches, withRe2Matches } from './cel-re2-matches.js';
 
 /** What a CEL condition can read: the caller, the stored record, the payload, and now. */
@@ -44,8 +45,16 @@ export const celEnvironmentOptions = {
   },
 } as const;
 
+/**
+ * A CEL environment with the service's options, CEL extensions and RE2 `matches` (the conformance
+ * test runs on it too, with undeclared variables allowed).
+ */
+export function celEnvironment(options: { unlistedVariablesAreDyn?: boolean } = {}): Environment {
+  return registerRe2Matches(registerCelExtensions(new Environment({ ...celEnvironmentOptions, ...options })));
+}
+
 function environment(operation: Operation, withRecord: boolean): Environment {
-  const env = registerRe2Matches(new Environment(celEnvironmentOptions))
+  const env = celEnvironment()
     .registerVariable('actor', 'map')
     .registerVariable('now', 'google.protobuf.Timestamp');
   if (withRecord && variablesOf[operation].record) env.registerVariable('record', 'map');
@@ -61,6 +70,14 @@ function environmentFor(operation: Operation, withRecord: boolean): Environment 
   return env;
 }
 
+/**
+ * The text the CEL library runs for a condition: syntax cel-js does not parse, block references and
+ * `matches` rewritten.
+ */
+export function celSource(condition: string): string {
+  return withRe2Matches(withBlockReferences(withPlainSyntax(condition)));
+}
+
 function message(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'invalid';
 }
@@ -70,7 +87,7 @@ function message(error: unknown): string {
  * `record` on create, a result that is not a boolean), or undefined when it compiles.
  */
 export function celProblem(operation: Operation, condition: string): string | undefined {
-  const checked = environmentFor(operation, true).check(withRe2Matches(condition));
+  const checked = environmentFor(operation, true).check(celSource(condition));
   if (!checked.valid) return message(checked.error);
   if (checked.type !== 'bool' && checked.type !== 'dyn')
     return `must be a boolean condition, not ${checked.type}`;
@@ -79,7 +96,7 @@ export function celProblem(operation: Operation, condition: string): string | un
 
 /** Compiles a rule once (per schema version); the rule must have passed `celProblem`. */
 export function compileRule(rule: AbacRule): CompiledRule {
-  const condition = withRe2Matches(rule.condition);
+  const condition = celSource(rule.condition);
   const program = environmentFor(rule.operation, true).parse(condition);
   const needsRecord =
     variablesOf[rule.operation].record && !environmentFor(rule.operation, false).check(condition).valid;

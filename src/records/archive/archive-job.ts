@@ -9,6 +9,8 @@ import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import { parseArchiveWhere } from './archive-spec.js';
 import { insertArchivedCopies, insertArchivedHistory } from './archive-repository.js';
 import { ColdPartitions } from './cold-partitions.js';
+import type { ArchiveFiles } from './files/archive-files.js';
+import { exportBatch } from './files/export-staged.js';
 
 /** Options of the archive job. */
 export interface ArchiveJobOptions {
@@ -20,6 +22,10 @@ export interface ArchiveJobOptions {
   batchSize?: number;
   /** Batches per schema per run (default 1000), so one run cannot go on for ever. */
   maxBatches?: number;
+  /** The archive's files: when given, archived records then move from PostgreSQL into file sets. */
+  files?: ArchiveFiles;
+  /** Records per file set (default 50 000). */
+  fileSetSize?: number;
 }
 
 const dayMilliseconds = 86_400_000;
@@ -84,6 +90,17 @@ export class ArchiveJob {
       if (count < batchSize) break;
     }
     if (moved > 0) this.options.logger.info({ schema: schema.path, moved }, 'records archived');
+    const { files, fileSetSize = 50_000 } = this.options;
+    if (files) {
+      let exported = 0;
+      for (let batch = 0; batch < maxBatches; batch += 1) {
+        const count = await exportBatch(this.options.pool, files, schema, fileSetSize);
+        exported += count;
+        if (count === 0) break;
+      }
+      if (exported > 0)
+        this.options.logger.info({ schema: schema.path, exported }, 'archived records moved to files');
+    }
     return moved;
   }
 

@@ -87,38 +87,88 @@ export async function newestArchivedCopy(
 export interface ArchivePage {
   rows: string[];
   hasMore: boolean;
+  /** Each row's place in the order (`archived_at` ISO UTC, then `id`), for cursors and merging. */
+  positions: ArchivePosition[];
+}
+
+/** A place in the archive query's order: newest archival first, then `id`. */
+export interface ArchivePosition {
+  archived_at: string;
+  id: string;
+}
+
+/** Archived copies read from files, given to `queryArchive` beside the staged ones. */
+export interface ExtraCopy {
+  record_id: string;
+  version: number;
+  archived_at: string;
+  record: string;
 }
 
 /**
- * Runs a query DSL plan (`where`, `select`, `limit`) over the archived records of a schema. Each
- * archived copy is turned back into a row of the schema's table type, so conditions (and a row
- * filter, `rowFilter`) render exactly as they do on hot storage. `schema.recordJson` builds each
- * record (a caller's view nulls its unreadable fields there).
+ * Runs a query DSL plan (`where`, `select`, `limit`) over the archived records of a schema: the
+ * staged copies and `extra` copies (read from files), the newest copy of each record that is not
+ * back in hot storage. Each copy is turned back into a row of the schema's table type, so
+ * conditions (and a row filter, `rowFilter`) render exactly as they do on hot storage, and rows
+ * start after `after`. `schema.recordJson` builds each record (a caller's view nulls its
+ * unreadable fields there).
  */
 export async function queryArchive(
   db: Queryable,
   schema: CompiledSchema,
   plan: SelectPlan,
   rowFilter?: string,
+  options: { extra?: readonly ExtraCopy[]; after?: ArchivePosition } = {},
 ): Promise<ArchivePage> {
+  const { extra = [], after } = options;
   const params = new SqlParams();
   const pathParam = params.add(schema.path, 'text');
   const conditions = plan.where.map((condition) => renderCondition(condition, params));
   if (rowFilter !== undefined) conditions.push(rowFilter);
+  if (after) {
+    const at = params.add(after.archived_at, 'timestamptz');
+    conditions.push(
+      `(r._archived_at < ${at} OR (r._archived_at = ${at} AND r.id > ${params.add(after.id, 'uuid')}))`,
+    );
+  }
+  const extraSource =
+    extra.length === 0
+      ? ''
+      : `UNION ALL SELECT x.record_id, x.version, x.archived_at, x.record FROM unnest(${params.add(
+          extra.map((copy) => copy.record_id),
+          'uuid[]',
+        )}, ${params.add(
+          extra.map((copy) => copy.version),
+          'integer[]',
+        )}, ${params.add(
+          extra.map((copy) => copy.archived_at),
+          'timestamptz[]',
+        )}, ${params.add(
+          extra.map((copy) => copy.record),
+          'jsonb[]',
+        )}) AS x(record_id, version, archived_at, record)`;
   const json = plan.select
     ? jsonObjectSql(plan.select.map((column) => [column.name, columnJsonSql(column)]))
     : schema.recordJson;
-  const text = `SELECT (${json}::jsonb || ${archivedAtSql('r._archived_at')})::text AS j FROM (
+  const text = `SELECT (${json}::jsonb || ${archivedAtSql('r._archived_at')})::text AS j,
+  to_char(r._archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS _position_at, r.id::text AS _position_id FROM (
   SELECT DISTINCT ON (a.record_id) p.*, a.archived_at AS _archived_at
-  FROM records_archive.records a CROSS JOIN LATERAL jsonb_populate_record(NULL::${schema.table}, a.record) p
-  WHERE a.schema_path = ${pathParam} AND ${notInHotStorage(schema, 'a.record_id')}
+  FROM (SELECT record_id, version, archived_at, record FROM records_archive.records WHERE schema_path = ${pathParam} ${extraSource}) a
+  CROSS JOIN LATERAL jsonb_populate_record(NULL::${schema.table}, a.record) p
+  WHERE ${notInHotStorage(schema, 'a.record_id')}
   ORDER BY a.record_id, a.archived_at DESC, a.version DESC) r
 ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
 ORDER BY r._archived_at DESC, r.id LIMIT ${plan.limit + 1}`;
   try {
-    const { rows } = await db.query<{ j: string }>(statement(text, params.values));
+    const { rows } = await db.query<{ j: string; _position_at: string; _position_id: string }>(
+      statement(text, params.values),
+    );
     const hasMore = rows.length > plan.limit;
-    return { rows: rows.slice(0, plan.limit).map((row) => row.j), hasMore };
+    return {
+      rows: rows.slice(0, plan.limit).map((row) => row.j),
+      hasMore,
+      positions: rows.map((row) => ({ archived_at: row._position_at, id: row._position_id })),
+    };
   } catch (error) {
     throw mapRecordError(schema, error);
   }
@@ -171,7 +221,9 @@ export async function unarchiveRecord(
   reason: string,
   guard: UnarchiveGuard = {},
 ): Promise<string | undefined> {
-  // Serialises two unarchives of one record; the loser then finds it in hot storage.
+  // Serialises two unarchives of one record; the loser then finds it in hot storage. The shared
+  // export lock makes an export's commit wait for this one, so it sees the record back.
+  await db.query(`SELECT pg_advisory_xact_lock_shared(hashtext($1))`, [exportLockKey(schema.path)]);
   await db.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`weft_unarchive:${schema.path}:${id}`]);
   if (await inHotStorage(db, schema, id)) return undefined;
   const record = (await newestArchivedCopy(db, schema, id, guard.rowFilter))?.record;
@@ -302,4 +354,182 @@ export async function fillSnapshotTable(
     [at],
   );
   return inserted.rowCount ?? 0;
+}
+
+/** Staged records due for export: archived now (no row in the schema's table), oldest month first. */
+export async function recordsDueForExport(
+  db: Queryable,
+  schema: CompiledSchema,
+  limit: number,
+): Promise<{ month: string; ids: string[] } | undefined> {
+  const { rows } = await db.query<{ record_id: string; month: string }>(
+    `WITH newest AS (
+       SELECT record_id, max(archived_at) AS at FROM records_archive.records WHERE schema_path = $1 GROUP BY record_id),
+     due AS (
+       SELECT n.record_id, to_char(n.at AT TIME ZONE 'UTC', 'YYYY-MM') AS month FROM newest n
+       WHERE NOT EXISTS (SELECT 1 FROM ${schema.table} t WHERE t.id = n.record_id))
+     SELECT record_id::text, month FROM due WHERE month = (SELECT min(month) FROM due) ORDER BY record_id LIMIT $2`,
+    [schema.path, limit],
+  );
+  const month = rows[0]?.month;
+  return month === undefined ? undefined : { month, ids: rows.map((row) => row.record_id) };
+}
+
+/** The staged copies of `ids`, each with its exact JSON text and `archived_at` in UTC. */
+export async function stagedCopies(
+  db: Queryable,
+  schemaPath: string,
+  ids: readonly string[],
+): Promise<{ record_id: string; version: number; archived_at: string; record: string }[]> {
+  const { rows } = await db.query<{
+    record_id: string;
+    version: number;
+    archived_at: string;
+    record: string;
+  }>(
+    `SELECT record_id::text, version, ${isoUtcSql('archived_at')} AS archived_at, record::text AS record
+     FROM records_archive.records WHERE schema_path = $1 AND record_id = ANY($2::uuid[])`,
+    [schemaPath, ids],
+  );
+  return rows;
+}
+
+/** The staged history rows of `ids`, each as its exact JSON (`row_to_json`). */
+export async function stagedHistoryRows(
+  db: Queryable,
+  schemaPath: string,
+  ids: readonly string[],
+): Promise<{ record_id: string; event_id: string; row: string }[]> {
+  const { rows } = await db.query<{ record_id: string; event_id: string; row: string }>(
+    `SELECT h.record_id::text, h.event_id::text, row_to_json(h)::text AS "row"
+     FROM records_archive.history h WHERE h.schema_path = $1 AND h.record_id = ANY($2::uuid[])`,
+    [schemaPath, ids],
+  );
+  return rows;
+}
+
+/**
+ * Removes exported copies and history rows from staging: exactly the copies (`record_id`,
+ * `version`, `archived_at`) and events named, so a copy staged since the export read is kept.
+ */
+export async function deleteStagedRows(
+  db: Queryable,
+  schemaPath: string,
+  copies: readonly { record_id: string; version: number; archived_at: string }[],
+  events: readonly { record_id: string; event_id: string }[],
+): Promise<void> {
+  await db.query(
+    `DELETE FROM records_archive.records a USING unnest($2::uuid[], $3::integer[], $4::timestamptz[]) AS x(record_id, version, archived_at)
+     WHERE a.schema_path = $1 AND a.record_id = x.record_id AND a.version = x.version AND a.archived_at = x.archived_at`,
+    [
+      schemaPath,
+      copies.map((copy) => copy.record_id),
+      copies.map((copy) => copy.version),
+      copies.map((copy) => copy.archived_at),
+    ],
+  );
+  await db.query(
+    `DELETE FROM records_archive.history h USING unnest($2::uuid[], $3::bigint[]) AS x(record_id, event_id)
+     WHERE h.schema_path = $1 AND h.record_id = x.record_id AND h.event_id = x.event_id`,
+    [schemaPath, events.map((event) => event.record_id), events.map((event) => event.event_id)],
+  );
+}
+
+/**
+ * Puts a record's archived copies and history rows read from files (exact JSON rows) back into
+ * staging, skipping what is there already: an unarchive then proceeds from staging.
+ */
+export async function restageRows(
+  db: Queryable,
+  schemaPath: string,
+  copies: readonly { record_id: string; version: number; archived_at: string; record: string }[],
+  historyRows: readonly string[],
+): Promise<void> {
+  await db.query(
+    `INSERT INTO records_archive.records (schema_path, record_id, version, archived_at, record)
+     SELECT $1, x.record_id, x.version, x.archived_at, x.record FROM unnest($2::uuid[], $3::integer[], $4::timestamptz[], $5::jsonb[]) AS x(record_id, version, archived_at, record)
+     WHERE NOT EXISTS (SELECT 1 FROM records_archive.records a WHERE a.schema_path = $1 AND a.record_id = x.record_id AND a.version = x.version AND a.archived_at = x.archived_at)`,
+    [
+      schemaPath,
+      copies.map((copy) => copy.record_id),
+      copies.map((copy) => copy.version),
+      copies.map((copy) => copy.archived_at),
+      copies.map((copy) => copy.record),
+    ],
+  );
+  await db.query(
+    `INSERT INTO records_archive.history
+     SELECT x.* FROM jsonb_populate_recordset(NULL::records_archive.history, $2::jsonb) AS x
+     WHERE NOT EXISTS (SELECT 1 FROM records_archive.history h WHERE h.schema_path = $1 AND h.record_id = x.record_id AND h.event_id = x.event_id)`,
+    [schemaPath, `[${historyRows.join(',')}]`],
+  );
+}
+
+function isoUtcSql(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+/**
+ * A copy read from a file as the API shows it (with `archived_at`), when the record is not back in
+ * hot storage and the copy passes `rowFilter` (evaluated on the copy turned back into a row of the
+ * schema's table, as for staged copies); else undefined.
+ */
+export async function visibleFileCopy(
+  db: Queryable,
+  schema: CompiledSchema,
+  copy: { record_id: string; archived_at: string; record: string },
+  rowFilter: string | undefined,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ j: string }>(
+    statement(
+      `SELECT ($1::jsonb || ${archivedAtSql('$3::timestamptz')})::text AS j
+       FROM jsonb_populate_record(NULL::${schema.table}, $1::jsonb) p
+       WHERE ${notInHotStorage(schema, '$2::uuid')}${rowFilter !== undefined ? ` AND ${rowFilter}` : ''}`,
+      [copy.record, copy.record_id, copy.archived_at],
+    ),
+  );
+  return rows[0]?.j;
+}
+
+/** A JSON text (a copy or an archived history state) with `archived_at` added, as the API shows it. */
+export async function withArchivedAt(db: Queryable, json: string, archivedAt: string): Promise<string> {
+  const { rows } = await db.query<{ j: string }>(
+    statement(`SELECT ($1::jsonb || ${archivedAtSql('$2::timestamptz')})::text AS j`, [json, archivedAt]),
+  );
+  return rows[0]!.j;
+}
+
+/** Lock key shared by unarchives of a schema and taken alone by its export's commit. */
+export function exportLockKey(schemaPath: string): string {
+  return `weft_archive_export:${schemaPath}`;
+}
+
+/** Whether the record has a staged archived copy (in PostgreSQL, not yet in files). */
+export async function isStaged(db: Queryable, schemaPath: string, id: string): Promise<boolean> {
+  const { rows } = await db.query<{ staged: boolean }>(
+    statement(
+      `SELECT EXISTS (SELECT 1 FROM records_archive.records WHERE schema_path = $1 AND record_id = $2) AS staged`,
+      [schemaPath, id],
+    ),
+  );
+  return rows[0]?.staged === true;
+}
+
+/**
+ * The recomputed hashes (records.history_row_hash) of archived history rows read from files
+ * (exact JSON rows): audit verify's look-up of the rows a chain covers that live in files.
+ */
+export async function fileHistoryRowHashes(
+  db: Queryable,
+  rows: readonly string[],
+): Promise<{ event_id: string; hash: string }[]> {
+  if (rows.length === 0) return [];
+  const result = await db.query<{ event_id: string; hash: string }>(
+    statement(
+      `SELECT event_id::text, records.history_row_hash(event_id, record_id, "timestamp", actor, operation, old_value, new_value, state, reason) AS hash
+       FROM jsonb_populate_recordset(NULL::records_archive.history, $1::jsonb)`,
+      [`[${rows.join(',')}]`],
+    ),
+  );
+  return result.rows;
 }

@@ -13,11 +13,19 @@ import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
 import {
   findArchivedRecord,
+  isStaged,
   newestArchivedCopy,
   queryArchive,
   unarchiveRecord,
+  visibleFileCopy,
+  withArchivedAt,
   type ArchivePage,
+  type ArchivePosition,
 } from './archive-repository.js';
+import type { ArchiveFiles } from './files/archive-files.js';
+import { queryArchived } from './files/query-archived.js';
+import { restageFromFiles } from './files/restage-record.js';
+import { ColdPartitions } from './cold-partitions.js';
 
 /**
  * The access layers on cold storage (docs/records/archive.md, "Access control"). Cold tables hold
@@ -48,11 +56,17 @@ export interface ArchiveServiceDependencies {
   pool: Pool;
   access: AccessControl;
   pipeline: WritePipeline;
+  /** The archive's files and the owner's pool that brings a record back from them; without them only staged records are read. */
+  files?: { files: ArchiveFiles; ownerPool: Pool };
 }
 
 /** Reads, queries and unarchives a schema's archived records as the caller. */
 export class ArchiveService {
-  constructor(private readonly deps: ArchiveServiceDependencies) {}
+  private readonly partitions: ColdPartitions | undefined;
+
+  constructor(private readonly deps: ArchiveServiceDependencies) {
+    this.partitions = deps.files ? new ColdPartitions(deps.files.ownerPool) : undefined;
+  }
 
   /**
    * `GET /{id}/archive[?version=N]` through layers 2, 4 and 5: 404 when the record is not
@@ -69,7 +83,7 @@ export class ArchiveService {
     access.checkBefore(identity, schema, 'read');
     const json = await this.readCold(identity, schema, async (db) => {
       const newest = await newestArchivedCopy(db, schema, id, coldRowFilter(identity, schema));
-      if (newest === undefined) return undefined;
+      if (newest === undefined) return this.readFromFiles(db, identity, schema, id, version);
       access.checkRecord(identity, schema, 'read', JSON.parse(newest.record) as Record<string, unknown>);
       return version === undefined ? newest.json : findArchivedRecord(db, schema, id, version);
     });
@@ -78,11 +92,56 @@ export class ArchiveService {
   }
 
   /**
+   * An archived record that lives in files: its current copy decides (row filter, record read
+   * rules) as the newest staged copy does; `version` picks a copy or an archived history state.
+   */
+  private async readFromFiles(
+    db: Queryable,
+    identity: Identity,
+    schema: CompiledSchema,
+    id: string,
+    version: number | undefined,
+  ): Promise<string | undefined> {
+    const files = this.deps.files?.files;
+    if (!files) return undefined;
+    const current = await files.currentCopy(db, schema.path, id);
+    if (current === undefined) return undefined;
+    const shown = await visibleFileCopy(
+      db,
+      schema,
+      { record_id: id, ...current },
+      coldRowFilter(identity, schema),
+    );
+    if (shown === undefined) return undefined;
+    this.deps.access.checkRecord(
+      identity,
+      schema,
+      'read',
+      JSON.parse(current.record) as Record<string, unknown>,
+    );
+    if (version === undefined || current.version === version) return shown;
+    const copies = await files.copiesOf(db, schema.path, id);
+    const copy = copies.find((item) => item.version === version);
+    if (copy) return withArchivedAt(db, copy.record, copy.archived_at);
+    if (!schema.definition.timeMachine) return undefined;
+    const states = (await files.rowsOf(db, schema.path, id, 'history'))
+      .map((row) => JSON.parse(row) as { state: { version?: unknown }; archived_at: string })
+      .filter((row) => row.state.version === version);
+    const state = states[states.length - 1];
+    return state ? withArchivedAt(db, JSON.stringify(state.state), state.archived_at) : undefined;
+  }
+
+  /**
    * `POST /archive/query` through layers 2, 4 and 5, as lists do: rows failing the row filter are
    * left out, one row a record read rule denies makes the request 403, unreadable fields are null
    * and may not be filtered on (400).
    */
-  async query(identity: Identity, schema: CompiledSchema, plan: SelectPlan): Promise<ArchivePage> {
+  async query(
+    identity: Identity,
+    schema: CompiledSchema,
+    plan: SelectPlan,
+    after?: ArchivePosition,
+  ): Promise<ArchivePage> {
     const { access } = this.deps;
     access.checkBefore(identity, schema, 'read');
     checkPlanFields(identity, schema, plan);
@@ -92,8 +151,13 @@ export class ArchiveService {
     const { select, ...unprojected } = plan;
     const project = select !== undefined && (recordRules || masked);
     const view = access.view(identity, schema, { mask: !recordRules });
+    const files = this.deps.files?.files;
+    const read = project ? unprojected : plan;
+    const rowFilter = coldRowFilter(identity, schema);
     const page = await this.readCold(identity, schema, (db) =>
-      queryArchive(db, view, project ? unprojected : plan, coldRowFilter(identity, schema)),
+      files
+        ? queryArchived(db, files, view, read, rowFilter, after)
+        : queryArchive(db, view, read, rowFilter, after ? { after } : {}),
     );
     let rows = access.finishRecords(identity, schema, page.rows);
     if (project)
@@ -104,7 +168,7 @@ export class ArchiveService {
           archived_at: record.archived_at,
         });
       });
-    return { rows, hasMore: page.hasMore };
+    return { rows, hasMore: page.hasMore, positions: page.positions };
   }
 
   /**
@@ -118,9 +182,11 @@ export class ArchiveService {
    * it); the record is inserted as the caller, so RLS checks the new row. 200 with the record,
    * masked.
    */
-  unarchive(write: RecordWrite, id: string, reason: string): Promise<WriteResult> {
+  async unarchive(write: RecordWrite, id: string, reason: string): Promise<WriteResult> {
     const { access, pipeline } = this.deps;
     const { identity, schema } = write;
+    access.checkBefore(identity, schema, 'read');
+    await this.restageIfInFiles(schema, id);
     const settings = access.needsSession(schema) ? sessionSettingsSql(identity, { role: false }) : undefined;
     return pipeline.run({
       schema,
@@ -158,6 +224,17 @@ export class ArchiveService {
       },
     });
     return json === undefined ? undefined : access.maskJson(identity, schema, json);
+  }
+
+  /**
+   * Brings a record that lives in files back into staging first (as the owner), so the unarchive
+   * proceeds as for a staged record; nothing happens when it is staged, hot or not archived.
+   */
+  private async restageIfInFiles(schema: CompiledSchema, id: string): Promise<void> {
+    const { files } = this.deps;
+    if (!files || !this.partitions) return;
+    if (await isStaged(files.ownerPool, schema.path, id)) return;
+    await restageFromFiles(files.ownerPool, files.files, this.partitions, schema, id);
   }
 
   /** Runs cold reads with the caller's settings when the schema's row filters read them. */

@@ -11,6 +11,9 @@ import { schemaBase, schemaRequest } from '../http/schema-request.js';
 import { sendWriteResult } from '../http/write-reply.js';
 import { parseQueryBody } from '../records/query-body.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
+import type { CursorCodec } from '../records/cursor.js';
+import type { SelectPlan } from '../records/select-plan.js';
+import type { ArchivePosition } from './archive-repository.js';
 import { archiveView } from './archive-spec.js';
 import {
   ArchiveQueryBody,
@@ -27,6 +30,21 @@ export interface ArchiveRouteDependencies {
   registry: SchemaRegistry;
   access: AccessControl;
   archive: ArchiveService;
+  cursors: CursorCodec;
+}
+
+/** What an archive query cursor is bound to: the schema and the query without its page. */
+function cursorQuery(path: string, plan: SelectPlan): string {
+  return JSON.stringify([path, 'archive', plan.where, plan.select?.map((column) => column.name) ?? null]);
+}
+
+function positionOf(values: unknown[]): ArchivePosition {
+  const [archivedAt, id] = values;
+  if (typeof archivedAt !== 'string' || typeof id !== 'string')
+    throw RecordsErrors.validation('The cursor is invalid or belongs to another query', [
+      { field: 'cursor', reason: 'is invalid or belongs to another query' },
+    ]);
+  return { archived_at: archivedAt, id };
 }
 
 const archiveRoute = scopedRoute('archive');
@@ -68,14 +86,20 @@ export function registerArchiveRoutes(app: HttpServer, deps: ArchiveRouteDepende
     async (request, reply) => {
       const schema = querySchema.of(request);
       const plan = parseQueryBody({ ...archiveView(schema.definition), path: schema.path }, request.body);
-      const page = await archive.query(identityOf(request), schema, plan);
+      const query = cursorQuery(schema.path, plan);
+      const after =
+        plan.cursor !== undefined ? positionOf(deps.cursors.decode(plan.cursor, query, 2)) : undefined;
+      const page = await archive.query(identityOf(request), schema, plan, after);
+      const last = page.positions[page.rows.length - 1];
+      const cursor =
+        page.hasMore && last ? deps.cursors.encode(query, JSON.stringify([last.archived_at, last.id])) : null;
       return reply
         .type('application/json')
         .send(
           successBody(
             `[${page.rows.join(',')}]`,
             request.id,
-            `,"pagination":${JSON.stringify({ limit: plan.limit, has_more: page.hasMore })}`,
+            `,"pagination":${JSON.stringify({ limit: plan.limit, has_more: page.hasMore, cursor })}`,
           ),
         );
     },

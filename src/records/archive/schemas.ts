@@ -3,11 +3,11 @@ import { RecordsErrors } from '../errors.js';
 import { bodyNotObject, partProblems, unknownParameter, unknownProperty } from '../http/route-schema.js';
 
 const anyValue = () => Type.Optional(Type.Unknown());
-const queryMembers = ['where', 'select', 'limit'] as const;
+const queryMembers = ['where', 'select', 'limit', 'cursor'] as const;
 
-/** `POST /archive/query`: the query DSL's `where`, `select` and `limit`, checked by `parseQueryBody`. */
+/** `POST /archive/query`: the query DSL's `where`, `select`, `limit` and `cursor`, checked by `parseQueryBody`. */
 export const ArchiveQueryBody = Type.Object(
-  { where: anyValue(), select: anyValue(), limit: anyValue() },
+  { where: anyValue(), select: anyValue(), limit: anyValue(), cursor: anyValue() },
   { additionalProperties: false },
 );
 

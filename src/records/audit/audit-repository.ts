@@ -87,6 +87,62 @@ export async function auditChain(db: Queryable, schemaPath: string, entityId: st
   return rows;
 }
 
+/**
+ * A record's chain from its archived events (exact JSON rows read from archive files) merged with
+ * those still in the audit log, each event once, in order, hashes recomputed as `auditChain` does.
+ */
+export async function auditChainWithArchived(
+  db: Queryable,
+  schemaPath: string,
+  entityId: string,
+  archivedRows: readonly string[],
+): Promise<ChainLink[]> {
+  const { rows } = await db.query<ChainLink>(
+    statement(
+      `SELECT DISTINCT ON (event_id) event_id::text, version, previous_hash, hash, ${recomputedHashSql} AS recomputed,
+         history_event_id::text, history_hash
+       FROM (SELECT * FROM records.audit_events WHERE schema_path = $1 AND entity_id = $2
+             UNION ALL
+             SELECT * FROM jsonb_populate_recordset(NULL::records.audit_events, $3::jsonb) WHERE schema_path = $1 AND entity_id = $2
+       ) AS audit_events ORDER BY event_id`,
+      [schemaPath, entityId, `[${archivedRows.join(',')}]`],
+    ),
+  );
+  return rows;
+}
+
+/** The audit events of archived records `ids`, each as its exact JSON (`row_to_json`), for export. */
+export async function auditRowsOf(
+  db: Queryable,
+  schemaPath: string,
+  ids: readonly string[],
+): Promise<{ record_id: string; event_id: string; row: string }[]> {
+  const { rows } = await db.query<{ record_id: string; event_id: string; row: string }>(
+    `SELECT e.entity_id::text AS record_id, e.event_id::text, row_to_json(e)::text AS "row"
+     FROM records.audit_events e WHERE e.schema_path = $1 AND e.entity_id = ANY($2::uuid[])`,
+    [schemaPath, ids],
+  );
+  return rows;
+}
+
+/** Removes exported audit events (the owner only: the archive export moves them to a file). */
+export async function deleteAuditEvents(db: Queryable, eventIds: readonly string[]): Promise<void> {
+  await db.query(`DELETE FROM records.audit_events WHERE event_id = ANY($1::bigint[])`, [eventIds]);
+}
+
+/**
+ * Puts archived audit events (exact JSON rows from a file whose checksum matched the manifest) back
+ * into the audit log, skipping those there already, so a record brought back continues its chain.
+ */
+export async function restoreAuditRows(db: Queryable, rows: readonly string[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `INSERT INTO records.audit_events SELECT * FROM jsonb_populate_recordset(NULL::records.audit_events, $1::jsonb)
+     ON CONFLICT (event_id) DO NOTHING`,
+    [`[${rows.join(',')}]`],
+  );
+}
+
 /** The newest event of a record's chain, as the anchor job signs it. */
 export interface ChainHead {
   schema_path: string;

@@ -12,6 +12,7 @@ import { presentAuditEvent } from './present.js';
 import { listAudit, type AuditFilter } from './audit-repository.js';
 import type { ChainVerification } from './verify-chain.js';
 import { verifyRecord } from './verify-record.js';
+import type { ArchiveFiles } from '../archive/files/archive-files.js';
 
 /** What the audit service needs. */
 export interface AuditServiceDependencies {
@@ -22,6 +23,8 @@ export interface AuditServiceDependencies {
   reader: RecordReader;
   /** The signed anchors of the chains; undefined when no signing key is configured. */
   anchors?: AnchorStore | undefined;
+  /** The archive's files (records archived to files keep their events there). */
+  files?: ArchiveFiles;
 }
 
 /** The role that may read the audit log of every schema at once. */
@@ -53,7 +56,13 @@ export class AuditService {
    */
   async verify(identity: Identity, schema: CompiledSchema, id: string): Promise<ChainVerification> {
     const { ownerPool, reader, anchors } = this.deps;
-    const result = await verifyRecord({ ownerPool, reader, anchors }, identity, schema, id.toLowerCase());
+    const { files } = this.deps;
+    const result = await verifyRecord(
+      { ownerPool, reader, anchors, ...(files ? { files } : {}) },
+      identity,
+      schema,
+      id.toLowerCase(),
+    );
     if (result === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
     return result;
   }

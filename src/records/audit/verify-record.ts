@@ -1,10 +1,11 @@
 import type { Pool } from '../../platform/database/pool.js';
 import type { RecordReader } from '../access/record-reader.js';
-import { archivedHistoryRowHashes } from '../archive/archive-repository.js';
+import { archivedHistoryRowHashes, fileHistoryRowHashes } from '../archive/archive-repository.js';
+import type { ArchiveFiles } from '../archive/files/archive-files.js';
 import { historyRowHashes } from '../history/history-repository.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
-import { auditChain } from './audit-repository.js';
+import { auditChain, auditChainWithArchived } from './audit-repository.js';
 import type { AnchorStore } from './anchor-store.js';
 import { verifyChain, type ChainVerification } from './verify-chain.js';
 
@@ -20,6 +21,8 @@ export interface VerifyRecordDependencies {
   reader: RecordReader;
   /** The signed anchors; undefined when no signing key is configured. */
   anchors: AnchorStore | undefined;
+  /** The archive's files, where the events and history rows of records archived to files live. */
+  files?: ArchiveFiles;
 }
 
 /**
@@ -34,10 +37,15 @@ export async function verifyRecord(
   schema: CompiledSchema,
   id: string,
 ): Promise<ChainVerification | undefined> {
-  const { ownerPool, reader, anchors } = deps;
+  const { ownerPool, reader, anchors, files } = deps;
+  // Events of a record archived to files live there (read as the owner, after the check below).
+  let archivedEvents: string[] = [];
   const links = await reader.read(identity, [schema], async (db) => {
     await reader.requireReadable(db, identity, schema, id);
-    return auditChain(db, schema.path, id);
+    if (files) archivedEvents = await files.rowsOf(ownerPool, schema.path, id, 'audit');
+    return archivedEvents.length > 0
+      ? auditChainWithArchived(db, schema.path, id, archivedEvents)
+      : auditChain(db, schema.path, id);
   });
   // History rows are hashed as the owner, outside the caller's row filter and row-level security: a
   // row of a state the caller may not see (an earlier region, say) must not look missing. Only
@@ -53,6 +61,14 @@ export async function verifyRecord(
       link.history_event_id !== null && !hot.has(link.history_event_id) ? [link.history_event_id] : [],
     );
     archived = await archivedHistoryRowHashes(ownerPool, schema.path, id, away);
+    if (files && away.length > archived.length) {
+      const found = new Set(archived.map((row) => row.event_id));
+      const fromFiles = await fileHistoryRowHashes(
+        ownerPool,
+        await files.rowsOf(ownerPool, schema.path, id, 'history'),
+      );
+      archived.push(...fromFiles.filter((row) => away.includes(row.event_id) && !found.has(row.event_id)));
+    }
   }
   const anchor = await anchors?.lookup(schema.path, id);
   if (links.length === 0 && !(anchor && (!anchor.intact || anchor.head))) return undefined;

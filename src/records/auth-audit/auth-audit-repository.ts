@@ -74,3 +74,21 @@ export async function listAuthAuditEntries(db: Queryable, filter: AuthAuditFilte
   );
   return rows;
 }
+
+/**
+ * Deletes up to `limit` entries written before `before`, oldest first (retention). Rows another
+ * instance's purge holds are skipped, not waited for. Runs on the owner's pool: the runtime login
+ * may only append to the log.
+ */
+export async function deleteAuthAuditEntriesBefore(
+  db: Queryable,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const outcome = await db.query(
+    `DELETE FROM records.auth_audit WHERE event_id IN (
+       SELECT event_id FROM records.auth_audit WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [before, limit],
+  );
+  return outcome.rowCount ?? 0;
+}

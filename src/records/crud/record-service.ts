@@ -12,6 +12,7 @@ import type { SelectPlan } from '../records/select-plan.js';
 import type { RecordWrite, WritePipeline, WriteResult } from '../records/write-pipeline.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import type { Identity } from '../types.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 
 /** What the record service needs. */
 export interface RecordServiceDependencies {
@@ -19,6 +20,8 @@ export interface RecordServiceDependencies {
   reader: RecordReader;
   pipeline: WritePipeline;
   cursors: CursorCodec;
+  /** Whether `id` is a record archived to files (the archive's file sets); none when unset. */
+  archivedInFiles?: (schema: CompiledSchema, id: string) => Promise<boolean>;
 }
 
 const recordIdInJson = /^\{"id" ?: ?"([0-9a-f-]{36})"/;
@@ -46,7 +49,7 @@ export class RecordService {
       // The id of an archived record stays taken: a new record in its place would hide it from
       // everyone. Checked after the insert, in its transaction, so an archival that commits in
       // between is seen.
-      if (clientId && (await isArchivedId(db, schema, id))) throw RecordsErrors.uniqueViolation('id');
+      if (clientId && (await this.isArchived(db, schema, id))) throw RecordsErrors.uniqueViolation('id');
       return { recordId: id, response: { status: 201, body: successBody(json, write.requestId) } };
     });
     return pipeline.run({
@@ -57,6 +60,10 @@ export class RecordService {
       transactional: clientId,
       ...guarded,
     });
+  }
+
+  private async isArchived(db: Queryable, schema: CompiledSchema, id: string): Promise<boolean> {
+    return (await isArchivedId(db, schema, id)) || ((await this.deps.archivedInFiles?.(schema, id)) ?? false);
   }
 
   /** A page of a list or query (`includes`: the records its reference fields name). */

@@ -37,7 +37,7 @@ import { InstanceMigrator } from './driver/instance-migration.js';
 /** What the engine's services need. */
 export interface EngineDependencies {
   pool: Pool;
-  /** The owner login's pool: history retention deletes what the runtime login may only append. */
+  /** The owner login's pool: history and instance retention delete what the runtime login may only append. */
   ownerPool?: Pool;
   clock: Clock;
   metrics: Registry;
@@ -82,7 +82,7 @@ export interface Engine {
   timers: { runOnce(): Promise<{ claimed: number; fired: number; failed: number }> };
   /** Delivers due thrown-event outbox rows now (every instance polls them; tests call it by hand). */
   outbox: { runOnce(): Promise<{ claimed: number; fired: number; failed: number }> };
-  /** Deletes the history past retention now (the leader does this hourly; tests call it with a moved clock). */
+  /** Deletes the history (and instances) past retention now (the leader does this hourly; tests call it with a moved clock). */
   housekeeping: { runOnce(): Promise<HousekeepingResult> };
   start(): Promise<void>;
   close(): Promise<void>;
@@ -140,6 +140,7 @@ export function createEngine(deps: EngineDependencies): Engine {
     pool: deps.ownerPool ?? deps.pool,
     clock: deps.clock,
     retentionDays: deps.config.historyRetentionDays,
+    instanceRetentionDays: deps.config.instanceRetentionDays,
     fence,
     logger: deps.logger,
   });

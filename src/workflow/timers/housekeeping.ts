@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../platform/clock.js';
-import type { Pool, PoolClient } from '../../platform/database/pool.js';
+import { withTransaction, type Pool, type PoolClient } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { deleteFinishedBatches } from '../batches/batch-repository.js';
 import { deleteExpiredBufferedMessages } from '../engine/store/buffered-messages.js';
 import { deleteHistoryOf } from '../engine/store/process-history.js';
 import { listHistoryRetentions } from '../engine/store/process-definitions.js';
 import { findEndedInstances } from '../engine/store/process-instances.js';
+import { purgeFinishedInstances } from './instance-retention.js';
 import {
   inFencedTransaction,
   isLeaderLeaseLost,
@@ -22,6 +23,11 @@ export interface HousekeepingOptions {
    * unless their definition version has a history time to live of its own.
    */
   retentionDays: number;
+  /**
+   * WORKFLOW_INSTANCE_RETENTION_DAYS: the rows of instances ended longer ago than this, and than
+   * their history's retention, are deleted; undefined: instance rows are kept.
+   */
+  instanceRetentionDays?: number | undefined;
   /** History rows per DELETE (each its own short transaction); 1,000 when not given. */
   batchSize?: number;
   /** Pause between two batches, so the purge never hogs the database; 100 ms when not given. */
@@ -45,6 +51,8 @@ export interface HousekeepingResult {
   expiredMessages: number;
   /** Completed batches (with their items) that finished more than `retentionDays` ago. */
   finishedBatches: number;
+  /** Finished instances deleted, rows and all, past `instanceRetentionDays`. */
+  deletedInstances: number;
 }
 
 interface Cursor {
@@ -53,6 +61,8 @@ interface Cursor {
 }
 
 const INSTANCES_PER_PAGE = 100;
+// Instances deleted per transaction: each takes its dependent rows with it.
+const INSTANCES_PER_DELETE = 100;
 const DAY_MS = 86_400_000;
 // An end commits a moment after its `ended_at`: an instance that ended this recently may not be
 // visible yet, and a version's cursor must not pass it (a time to live of 0 would otherwise race).
@@ -63,8 +73,9 @@ const SETTLE_MS = 60_000;
  * `retentionDays`, and the `process_history` rows of instances that ended longer ago than their
  * definition version's history time to live (Camunda's `historyTimeToLive`), or than
  * `retentionDays` when the version has none, in batches of at most `batchSize` rows with a pause
- * between. The instance rows themselves stay (state, variables, incidents remain readable); only
- * their step-by-step history goes.
+ * between. With `instanceRetentionDays` set, it then deletes the finished instances themselves
+ * (rows, variables, incidents and all) once they ended longer ago than both that and their
+ * history's retention, a page of instances per transaction; otherwise the instance rows stay.
  *
  * Each version has a cutoff of its own, so the ended instances are walked version by version, each
  * in order of their end from a cursor of that version kept between runs. A single cursor over all
@@ -107,6 +118,7 @@ export class Housekeeping {
       batches: 0,
       expiredMessages: 0,
       finishedBatches: 0,
+      deletedInstances: 0,
     };
     result.expiredMessages = await this.deleteExpiredMessages(batchSize, pauseMs, signal, fence);
     result.finishedBatches = await this.deleteFinishedBatches(cutoff, batchSize, pauseMs, signal, fence);
@@ -121,8 +133,16 @@ export class Housekeeping {
       if (endedBefore <= 0) continue;
       await this.purgeHistoryOf(version.id, new Date(endedBefore), result, signal, fence);
     }
-    if (result.historyRows > 0 || result.expiredMessages > 0 || result.finishedBatches > 0)
-      this.options.logger?.info({ ...result, retentionDays }, 'history purged');
+    const instanceDays = this.options.instanceRetentionDays;
+    if (instanceDays !== undefined)
+      await this.purgeInstances(versions, instanceDays, now, result, signal, fence);
+    if (
+      result.historyRows > 0 ||
+      result.expiredMessages > 0 ||
+      result.finishedBatches > 0 ||
+      result.deletedInstances > 0
+    )
+      this.options.logger?.info({ ...result, retentionDays, instanceDays }, 'history purged');
     return result;
   }
 
@@ -158,6 +178,37 @@ export class Housekeeping {
       const last = rows[rows.length - 1] as { id: string; ended_at: Date };
       this.cursors.set(definitionId, { endedAt: last.ended_at, id: last.id });
       if (rows.length < INSTANCES_PER_PAGE) return;
+    }
+  }
+
+  // Finished instances, rows and all, version by version: each version has its own cutoff.
+  private async purgeInstances(
+    versions: readonly { id: string; history_time_to_live: number | null }[],
+    instanceDays: number,
+    now: number,
+    result: HousekeepingResult,
+    signal: AbortSignal | undefined,
+    fence: TransactionFence | undefined,
+  ) {
+    const { pool, retentionDays } = this.options;
+    const batchSize = this.options.batchSize ?? 1_000;
+    for (const version of versions) {
+      if (signal?.aborted) return;
+      // An instance row is the head of its history: it never goes before the history does.
+      const days = Math.max(instanceDays, version.history_time_to_live ?? retentionDays);
+      const endedBefore = now - days * DAY_MS;
+      if (endedBefore <= 0) continue;
+      const purged = await purgeFinishedInstances({
+        definitionId: version.id,
+        endedBefore: new Date(endedBefore),
+        perDelete: Math.min(INSTANCES_PER_DELETE, batchSize),
+        historyBatchSize: batchSize,
+        pauseMs: this.options.pauseMs ?? 100,
+        signal,
+        transaction: (work) => (fence ? inFencedTransaction(pool, fence, work) : withTransaction(pool, work)),
+      });
+      result.deletedInstances += purged.instances;
+      result.historyRows += purged.historyRows;
     }
   }
 

@@ -80,6 +80,7 @@ test('deletes in batches the history of instances ended before the retention per
     batches: 3,
     expiredMessages: 0,
     finishedBatches: 0,
+    deletedInstances: 0,
   });
   assert.equal(await historyOf(old), 0);
   assert.equal(await historyOf(older), 0);
@@ -94,6 +95,7 @@ test('deletes in batches the history of instances ended before the retention per
     batches: 0,
     expiredMessages: 0,
     finishedBatches: 0,
+    deletedInstances: 0,
   });
   clock.set('2026-03-25T00:00:00Z');
   assert.deepEqual(await housekeeping.runOnce(), {
@@ -102,6 +104,7 @@ test('deletes in batches the history of instances ended before the retention per
     batches: 1,
     expiredMessages: 0,
     finishedBatches: 0,
+    deletedInstances: 0,
   });
   assert.equal(await historyOf(recent), 0);
 });

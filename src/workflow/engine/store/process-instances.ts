@@ -548,6 +548,47 @@ export async function findEndedInstances(
 }
 
 /**
+ * Locks up to `limit` instances of one definition that ended before `endedBefore`, oldest end
+ * first, that instance retention may delete: none whose parent (the call activity that started it)
+ * or any of whose children still runs. Rows another transaction holds are skipped, not waited for.
+ */
+export async function claimRemovableInstances(
+  client: PoolClient,
+  page: { definitionId: string; endedBefore: Date; limit: number },
+): Promise<string[]> {
+  const { rows } = await client.query<{ id: string }>({
+    name: 'workflow.housekeeping.claim-removable-instances',
+    text: `SELECT i.id FROM process_instances i
+           WHERE i.definition_id = $1 AND i.ended_at IS NOT NULL AND i.ended_at < $2
+             AND NOT EXISTS (SELECT 1 FROM process_instances p
+                             WHERE p.id = i.parent_instance_id AND p.ended_at IS NULL)
+             AND NOT EXISTS (SELECT 1 FROM process_instances c
+                             WHERE c.parent_instance_id = i.id AND c.ended_at IS NULL)
+           ORDER BY i.ended_at, i.id
+           LIMIT $3
+           FOR UPDATE OF i SKIP LOCKED`,
+    values: [page.definitionId, page.endedBefore, page.limit],
+  });
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Deletes the ended instances `ids` (retention; claimed by `claimRemovableInstances` in the same
+ * transaction). The rows that hang off an instance (tasks, incidents, jobs, subscriptions, outbox
+ * rows, message start keys) go with it by their foreign keys' `ON DELETE CASCADE`; a child's
+ * `parent_instance_id` becomes null. Its `process_history` has no foreign key: the caller deletes
+ * it first. Returns how many instances were deleted.
+ */
+export async function deleteEndedInstances(client: PoolClient, ids: readonly string[]): Promise<number> {
+  const outcome = await client.query({
+    name: 'workflow.housekeeping.delete-ended-instances',
+    text: 'DELETE FROM process_instances WHERE id = ANY($1::uuid[]) AND ended_at IS NOT NULL',
+    values: [ids],
+  });
+  return outcome.rowCount ?? 0;
+}
+
+/**
  * Adds the guarded update of a migrated instance as the first CTE (`instance_update`): its new
  * state and definition, written only if it is still at `expectedRevision` and of `fromDefinitionId`.
  * Returns the guard its effects must check.

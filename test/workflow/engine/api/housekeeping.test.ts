@@ -137,3 +137,72 @@ describe('history housekeeping in the service (WORKFLOW_HISTORY_RETENTION_DAYS)'
     assert.equal((cleared.json() as { history_time_to_live: null }).history_time_to_live, null);
   });
 });
+
+describe('instance retention in the service (WORKFLOW_INSTANCE_RETENTION_DAYS)', () => {
+  let f: EngineFixture;
+  let now = new Date('2026-11-01T10:00:00Z');
+  const DAY = 86_400_000;
+  before(async () => {
+    f = await createEngineFixture(
+      {
+        WORKFLOW_JWT_TTL_SECONDS: String(100 * 86_400),
+        WORKFLOW_HISTORY_RETENTION_DAYS: '5',
+        WORKFLOW_INSTANCE_RETENTION_DAYS: '10',
+      },
+      { now: () => now },
+    );
+    assert.equal((await f.deploy('call-activities.bpmn')).statusCode, 201);
+  });
+  after(() => f.close());
+
+  const completeTask = async (instanceId: string) => {
+    const tasks = (
+      await f.workflow.request({
+        method: 'GET',
+        url: `/api/v1/tasks?org_id=${f.orgId}&process_instance_id=${instanceId}`,
+        token: f.tokens.reader,
+      })
+    ).json() as { id: string }[];
+    const done = await f.workflow.request({
+      method: 'POST',
+      url: `/api/v1/tasks/${tasks[0]?.id}/complete`,
+      token: f.tokens.operator,
+      body: { variables: { receipt: 'R-1' } },
+    });
+    assert.equal(done.statusCode, 204, done.body);
+  };
+  const status = async (id: string) =>
+    (
+      await f.workflow.request({
+        method: 'GET',
+        url: `/api/v1/process-instances/${id}`,
+        token: f.tokens.reader,
+      })
+    ).statusCode;
+
+  test('a called instance stays while its parent runs; both go once the parent has finished long enough', async () => {
+    const parent = await f.start('order', { amount: 3 });
+    const { rows } = await f.workflow.database.pool.query<{ id: string }>(
+      'SELECT id FROM process_instances WHERE parent_instance_id = $1',
+      [parent.id],
+    );
+    const child = rows[0]?.id;
+    assert.ok(child);
+    await completeTask(child); // the child ends; the parent waits at its user task 'ship'
+    assert.equal((await f.instance(child)).state, 'completed');
+
+    now = new Date(now.getTime() + 11 * DAY);
+    const first = await f.workflow.service.purgeHistory();
+    assert.equal(first.deletedInstances, 0);
+    assert.equal(await status(child), 200, 'its parent still runs');
+    assert.equal(await status(parent.id), 200);
+
+    await completeTask(parent.id);
+    assert.equal((await f.instance(parent.id)).state, 'completed');
+    now = new Date(now.getTime() + 11 * DAY);
+    const second = await f.workflow.service.purgeHistory();
+    assert.equal(second.deletedInstances, 2);
+    assert.equal(await status(parent.id), 404, 'the instance is gone, not only its history');
+    assert.equal(await status(child), 404);
+  });
+});

@@ -1,0 +1,225 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Logger } from '../../../platform/logging/logger.js';
+import type { Queryable } from '../../../platform/database/queryable.js';
+import { ObjectStoreUnavailableError, type ObjectStore } from '../store/object-store.js';
+import { duckIdent, duckLiteral, type DuckEngine, type DuckParameter } from './duck-engine.js';
+import { fileKey, fileKinds, fileSetPrefix, type FileKind } from './file-layout.js';
+import { currentCopies, fileSetsOf, type FileSetEntry } from './manifest-repository.js';
+import { writeFileSet, type FileSetContent } from './write-file-set.js';
+
+/** A copy of a record read from a file set. */
+export interface FileCopy {
+  entry: FileSetEntry;
+  version: number;
+  /** ISO 8601 UTC. */
+  archived_at: string;
+  /** The copy's exact JSON text. */
+  record: string;
+}
+
+/** A candidate row of an archive query: the copy and where it sits in the query's order. */
+export interface FileCandidate extends FileCopy {
+  id: string;
+}
+
+const isoSql = (column: string) => `strftime(${column}, '%Y-%m-%dT%H:%M:%S.%fZ')`;
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * The archive's files: writes file sets to the object store and reads them with DuckDB. Every
+ * file is checked against the manifest's SHA-256 the first time this process reads it, so a file
+ * changed or truncated in the store is refused (503) rather than read.
+ */
+export class ArchiveFiles {
+  private readonly verified = new Set<string>();
+
+  constructor(
+    readonly store: ObjectStore,
+    readonly engine: DuckEngine,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Writes `content` as a new file set of `month` and uploads it (Parquet files, then the
+   * manifest object). Returns the manifest entry to record; nothing is listed until it is.
+   */
+  async upload(content: FileSetContent, month: string): Promise<FileSetEntry> {
+    const id = randomUUID();
+    const prefix = fileSetPrefix(content.definition.path, month, id);
+    const directory = await mkdtemp(path.join(tmpdir(), 'weft-archive-'));
+    try {
+      const written = await writeFileSet(this.engine, content, directory);
+      const files = {} as FileSetEntry['files'];
+      for (const kind of fileKinds) {
+        const file = written.files[kind];
+        await this.store.putFile(fileKey(prefix, kind), file.path);
+        files[kind] = { bytes: file.bytes, sha256: file.sha256 };
+      }
+      const entry: FileSetEntry = {
+        file_set_id: id,
+        schema_path: content.definition.path,
+        month,
+        object_prefix: prefix,
+        record_count: written.files.records.rows,
+        history_count: written.files.history.rows,
+        audit_count: written.files.audit.rows,
+        min_archived_at: written.minArchivedAt,
+        max_archived_at: written.maxArchivedAt,
+        files,
+        column_bounds: written.stats,
+      };
+      const manifest = path.join(directory, 'manifest.json');
+      await writeFile(
+        manifest,
+        JSON.stringify({
+          ...entry,
+          records: content.records.map((copy) => [copy.record_id, copy.version, copy.archived_at]),
+        }),
+      );
+      await this.store.putFile(fileKey(prefix, 'manifest'), manifest);
+      return entry;
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }
+
+  /** Removes a file set's objects (an export that did not commit, or a rewritten set). */
+  async remove(prefix: string): Promise<void> {
+    for (const key of await this.store.list(prefix)) await this.store.delete(key);
+  }
+
+  /** The local path of one file of a set, checked against the manifest. */
+  async localFile(entry: FileSetEntry, kind: FileKind): Promise<string> {
+    const key = fileKey(entry.object_prefix, kind);
+    const local = await this.store.localPath(key);
+    const expected = entry.files[kind].sha256;
+    if (local === undefined) {
+      this.logger.error({ key }, 'an archive file listed in the manifest is missing from the store');
+      throw new ObjectStoreUnavailableError(`archive file ${key} is missing`);
+    }
+    const mark = `${local}:${expected}`;
+    if (!this.verified.has(mark)) {
+      if ((await sha256Of(local)) !== expected) {
+        this.logger.error({ key }, 'an archive file does not match its manifest checksum');
+        throw new ObjectStoreUnavailableError(`archive file ${key} does not match the manifest`);
+      }
+      this.verified.add(mark);
+    }
+    return local;
+  }
+
+  /** The current copy of `id` in the schema's file sets (superseded copies left out). */
+  async currentCopy(db: Queryable, schemaPath: string, id: string): Promise<FileCopy | undefined> {
+    const copies = await this.copiesOf(db, schemaPath, id);
+    const current = await currentCopies(
+      db,
+      copies.map((copy) => ({ file_set_id: copy.entry.file_set_id, record_id: id })),
+    );
+    return copies.find((copy) => current.has(`${copy.entry.file_set_id}/${id}`));
+  }
+
+  /** Every copy of `id` in the schema's file sets, newest first (superseded ones included). */
+  async copiesOf(db: Queryable, schemaPath: string, id: string): Promise<FileCopy[]> {
+    const entries = await fileSetsOf(db, schemaPath);
+    if (entries.length === 0) return [];
+    const { files, entryOf } = await this.filesOf(entries, 'records');
+    const rows = await this.engine.rows<{
+      version: bigint;
+      archived_at: string;
+      record: string;
+      filename: string;
+    }>(
+      `SELECT "version", ${isoSql('__archived_at')} AS archived_at, __record AS record, filename
+       FROM read_parquet(${files}, filename = true) WHERE "id" = CAST($1 AS UUID)
+       ORDER BY __archived_at DESC, "version" DESC`,
+      [id],
+    );
+    return rows.map((row) => ({
+      entry: entryOf(row.filename),
+      version: Number(row.version),
+      archived_at: row.archived_at,
+      record: row.record,
+    }));
+  }
+
+  /** The history rows or audit events of `id` in the schema's file sets: exact JSON, each event once, in order. */
+  async rowsOf(db: Queryable, schemaPath: string, id: string, kind: 'history' | 'audit'): Promise<string[]> {
+    const entries = await fileSetsOf(db, schemaPath);
+    if (entries.length === 0) return [];
+    const { files } = await this.filesOf(entries, kind);
+    const rows = await this.engine.rows<{ row: string }>(
+      `SELECT any_value("row") AS "row" FROM read_parquet(${files}) WHERE record_id = CAST($1 AS UUID)
+       GROUP BY event_id ORDER BY event_id`,
+      [id],
+    );
+    return rows.map((row) => row.row);
+  }
+
+  /**
+   * Candidate rows of an archive query over `entries`: copies passing `where` (DuckDB SQL over the
+   * typed columns, values in `parameters`), after `after` in the order newest archival first then
+   * `id`, at most `limit`. The caller decides each candidate exactly (archive-query.ts).
+   */
+  async candidates(
+    entries: FileSetEntry[],
+    where: string | undefined,
+    parameters: DuckParameter[],
+    after: { archived_at: string; id: string } | undefined,
+    limit: number,
+  ): Promise<FileCandidate[]> {
+    if (entries.length === 0) return [];
+    const { files, entryOf } = await this.filesOf(entries, 'records');
+    const values = [...parameters];
+    const conditions = where !== undefined ? [`(${where})`] : [];
+    if (after) {
+      values.push(after.archived_at, after.id);
+      const at = `CAST($${values.length - 1} AS TIMESTAMPTZ)`;
+      conditions.push(
+        `(__archived_at < ${at} OR (__archived_at = ${at} AND "id" > CAST($${values.length} AS UUID)))`,
+      );
+    }
+    const rows = await this.engine.rows<{
+      id: string;
+      version: bigint;
+      archived_at: string;
+      record: string;
+      filename: string;
+    }>(
+      `SELECT CAST("id" AS VARCHAR) AS id, "version", ${isoSql('__archived_at')} AS archived_at, __record AS record, filename
+       FROM read_parquet(${files}, filename = true)${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''}
+       ORDER BY __archived_at DESC, "id" LIMIT ${limit}`,
+      values,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      entry: entryOf(row.filename),
+      version: Number(row.version),
+      archived_at: row.archived_at,
+      record: row.record,
+    }));
+  }
+
+  private async filesOf(
+    entries: FileSetEntry[],
+    kind: FileKind,
+  ): Promise<{ files: string; entryOf: (file: string) => FileSetEntry }> {
+    const byFile = new Map<string, FileSetEntry>();
+    for (const entry of entries) byFile.set(await this.localFile(entry, kind), entry);
+    return {
+      files: `[${[...byFile.keys()].map(duckLiteral).join(', ')}]`,
+      entryOf: (file) => byFile.get(file)!,
+    };
+  }
+}
+
+/** Quoted name of a typed column of `records.parquet` (a schema column). */
+export const fileColumn = duckIdent;

@@ -1,0 +1,60 @@
+import { withTransaction, type Pool } from '../../../platform/database/pool.js';
+import { auditRowsOf, deleteAuditEvents } from '../../audit/audit-repository.js';
+import type { CompiledSchema } from '../../schemas/compiled-schema.js';
+import {
+  deleteStagedRows,
+  exportLockKey,
+  recordsDueForExport,
+  stagedCopies,
+  stagedHistoryRows,
+} from '../archive-repository.js';
+import type { ArchiveFiles } from './archive-files.js';
+import { insertFileSet, supersedeCopies } from './manifest-repository.js';
+
+/**
+ * Moves one batch of a schema's archived records out of PostgreSQL into a file set: reads the
+ * records' staged copies, history rows and audit events, writes and checks the Parquet files,
+ * uploads them, then in one transaction lists the set in the manifest and deletes exactly the rows
+ * it holds. A crash before that commit leaves the rows in PostgreSQL and an unlisted set in the
+ * store (swept later); after it, the rows are only in the files. A record brought back while its
+ * batch was being written keeps its rows (its copy in the set is marked superseded). Returns the
+ * number of records moved (0 when none is due).
+ */
+export async function exportBatch(
+  pool: Pool,
+  files: ArchiveFiles,
+  schema: CompiledSchema,
+  batchSize: number,
+): Promise<number> {
+  const due = await recordsDueForExport(pool, schema, batchSize);
+  if (due === undefined) return 0;
+  const path = schema.path;
+  const [records, history, audit] = await Promise.all([
+    stagedCopies(pool, path, due.ids),
+    stagedHistoryRows(pool, path, due.ids),
+    auditRowsOf(pool, path, due.ids),
+  ]);
+  const entry = await files.upload({ definition: schema.definition, records, history, audit }, due.month);
+  try {
+    return await withTransaction(pool, async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [exportLockKey(path)]);
+      const { rows } = await client.query<{ id: string }>(
+        `SELECT id::text FROM ${schema.table} WHERE id = ANY($1::uuid[])`,
+        [due.ids],
+      );
+      const back = new Set(rows.map((row) => row.id));
+      await insertFileSet(client, entry);
+      if (back.size > 0) for (const id of back) await supersedeCopies(client, [entry.file_set_id], id);
+      const moved = (row: { record_id: string }) => !back.has(row.record_id);
+      await deleteStagedRows(client, path, records.filter(moved), history.filter(moved));
+      await deleteAuditEvents(
+        client,
+        audit.filter(moved).map((row) => row.event_id),
+      );
+      return due.ids.length - back.size;
+    });
+  } catch (error) {
+    await files.remove(entry.object_prefix).catch(() => undefined);
+    throw error;
+  }
+}

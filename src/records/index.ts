@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Registry } from 'prom-client';
 import type { Config } from '../platform/config/index.js';
@@ -36,7 +35,7 @@ import { RecordService } from './crud/record-service.js';
 import { ArchiveJob } from './archive/archive-job.js';
 import { ArchiveFiles } from './archive/files/archive-files.js';
 import { DuckEngine } from './archive/files/duck-engine.js';
-import { LocalObjectStore } from './archive/store/local-object-store.js';
+import { createObjectStore } from './archive/store/create-object-store.js';
 import type { ObjectStore } from './archive/store/object-store.js';
 import { registerArchiveRoutes } from './archive/routes.js';
 import { ArchiveService } from './archive/archive-service.js';
@@ -183,7 +182,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const cursors = new CursorCodec(await loadCursorKey(ownerPool));
   const snapshots = new SnapshotJob(ownerPool, registry, logger);
   const archiveFiles = new ArchiveFiles(
-    deps.archiveStore ?? new LocalObjectStore(path.join(config.dataDir, 'archive')),
+    deps.archiveStore ?? createObjectStore(config.records.archive),
     new DuckEngine(),
     logger,
   );

@@ -23,6 +23,7 @@ import {
   RhaiFloatRange,
   RhaiRange,
   RhaiTimestamp,
+  floatRelation,
   toDisplay,
   typeOf,
   valuesEqual,
@@ -191,7 +192,7 @@ export function compare(op: string, a: RhaiValue, b: RhaiValue): boolean {
       if ((ta === 'bigint' || ta === 'number') && (tb === 'bigint' || tb === 'number')) {
         cmp = (a as bigint) < (b as bigint) ? -1 : (a as bigint) > (b as bigint) ? 1 : 0;
       } else {
-        cmp = x - y;
+        return floatRelation(op, x, y);
       }
     } else {
       const s = strOf(a);

@@ -41,6 +41,7 @@ const LIMIT_KEYS: Record<string, keyof RhaiLimits> = {
   max_string_size: 'maxStringSize',
   max_array_size: 'maxArraySize',
   max_map_size: 'maxMapSize',
+  max_variables: 'maxVariables',
 };
 
 /** Rhai's own defaults as the README states them (debug builds), not the service's. */

@@ -1,7 +1,15 @@
 import type { FunctionDefinition, LiteralValue, Node, Script } from './ast.js';
 import { parseError, RhaiError } from './errors.js';
 import { getIndex, setIndex } from './indexing.js';
-import { binaryOperation, asFunctionPointer, compare, contains, noOperator, unary } from './operators.js';
+import {
+  binaryOperation,
+  asFunctionPointer,
+  blobAppendix,
+  compare,
+  contains,
+  noOperator,
+  unary,
+} from './operators.js';
 import type { DynamicScope, Evaluator, ScriptFunction, Slot } from './evaluation-context.js';
 import { Frame } from './evaluation-context.js';
 import {
@@ -1324,11 +1332,17 @@ function compound(context: Frame['context'], op: string, a: RhaiValue, b: RhaiVa
       for (const [k, v] of b) a.set(k, ownedValue(v));
       checkSize(context, a);
       return a;
-    } else if (a instanceof RhaiBlob && typeof b === 'number') {
-      const r = new Uint8Array(a.bytes.length + 1);
-      r.set(a.bytes);
-      r[a.bytes.length] = b & 0xff;
-      return new RhaiBlob(r);
+    } else if (a instanceof RhaiBlob) {
+      // `blob += INT | char | string | blob` appends (a byte, UTF-8 bytes, bytes) in place.
+      const more = blobAppendix(b);
+      if (more) {
+        const r = new Uint8Array(a.bytes.length + more.length);
+        r.set(a.bytes);
+        r.set(more, a.bytes.length);
+        a.bytes = r;
+        checkSize(context, a);
+        return a;
+      }
     }
   }
   return binaryOperation(context, op, a, b);

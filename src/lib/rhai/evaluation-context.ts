@@ -72,7 +72,8 @@ export class EvaluationContext {
   checkVariables(live: number, more: number, topLevel: boolean): void {
     if (more === 0) return;
     const n = live + more + (topLevel ? this.externals.size : 0);
-    if (n > this.limits.maxVariables) throw new RhaiError('ErrorTooManyVariables', 'Too many variables defined');
+    if (n > this.limits.maxVariables)
+      throw new RhaiError('ErrorTooManyVariables', 'Too many variables defined');
   }
 
   /** Script function by name and arity. */

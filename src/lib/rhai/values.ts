@@ -200,15 +200,19 @@ export function toDebug(v: RhaiValue): string {
   if (Array.isArray(v)) return `[${v.map(toDebug).join(', ')}]`;
   if (v instanceof Map) {
     const parts: string[] = [];
-    for (const [k, x] of v)
-      parts.push(`${/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? k : JSON.stringify(k)}: ${toDebug(x)}`);
+    for (const [k, x] of v) parts.push(`${JSON.stringify(k)}: ${toDebug(x)}`);
     return `#{${parts.join(', ')}}`;
   }
   if (v instanceof FunctionPointer) return v.closure ? 'Fn(<closure>)' : `Fn(${v.name})`;
   if (v instanceof RhaiTimestamp) return '<timestamp>';
   if (v instanceof RhaiRange) return `${v.from}..${v.inclusive ? '=' : ''}${v.to}`;
   if (v instanceof RhaiFloatRange) return `${v.from}..${v.to}`;
-  return `[${Array.from(v.bytes, (b) => b.toString(16).padStart(2, '0')).join('')}]`;
+  // Rhai groups a BLOB's hex digits eight bytes at a time.
+  const hex = Array.from(
+    v.bytes,
+    (b, i) => (i > 0 && i % 8 === 0 ? ' ' : '') + b.toString(16).padStart(2, '0'),
+  );
+  return `[${hex.join('')}]`;
 }
 
 /**

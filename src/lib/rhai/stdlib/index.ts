@@ -5,3 +5,5 @@ import './string.js';
 import './array.js';
 import './map.js';
 import './blob.js';
+import './blob-edit.js';
+import './parse-json.js';

@@ -112,7 +112,26 @@ defineFunctionFor(S, 'clear', 1, 1, (_c, a) => {
   a[0] = '';
   return undefined;
 });
-defineFunctionFor(S, 'chars', 1, 1, (_c, a) => chars(a[0] as string).map((ch) => new RhaiChar(ch)));
+/**
+ * `chars(s)`, `chars(s, start)`, `chars(s, start, len)`, `chars(s, range)`: the characters of a
+ * part of the string. A negative start counts from the end; a range's negative start is 0.
+ */
+defineFunctionFor(S, 'chars', 1, 3, (_c, a) => {
+  const cs = chars(a[0] as string);
+  let from = 0;
+  let to = cs.length;
+  if (a[1] instanceof RhaiRange) {
+    const r = a[1];
+    from = Math.max(0, Number(r.from));
+    to = Math.max(from, Number(r.to) + (r.inclusive ? 1 : 0));
+  } else if (a.length > 1) {
+    const start = clampedIntArgument('chars', a, 1);
+    const len = a.length > 2 ? clampedIntArgument('chars', a, 2) : cs.length;
+    from = start < 0 ? Math.max(0, cs.length + start) : start;
+    to = len <= 0 ? from : from + len;
+  }
+  return cs.slice(from, to).map((ch) => new RhaiChar(ch));
+});
 defineFunctionFor(S, 'to_chars', 1, 1, (_c, a) => chars(a[0] as string).map((ch) => new RhaiChar(ch)));
 defineFunctionFor(S, 'reverse', 1, 1, (_c, a) => {
   a[0] = chars(a[0] as string)

@@ -954,6 +954,11 @@ class Compiler {
 
   private method(n: Extract<Node, { kind: 'method' }>): Evaluator {
     const { name, line, col } = n;
+    if (name === 'is_shared' && n.args.length === 0) {
+      // `x.is_shared()` is the keyword function `is_shared(x)` in method form.
+      const call: Node = { kind: 'call', name, namespace: [], args: [n.target], bang: false, line, col };
+      return this.specialCall(call)!;
+    }
     const safe = this.chainSafe(n);
     const argc = n.args.length;
     const obj = this.expression(n.target);

@@ -29,3 +29,12 @@ describe('rhai array callbacks named by a string', () => {
     assert.deepEqual(value('let a = [1, 1, 2, 1]; a.dedup(); a'), [1, 2, 1]);
   });
 });
+
+describe('rhai is_shared (book: closures, "Data Sharing")', () => {
+  test('a variable a closure captured is shared, in call and method form', () => {
+    assert.equal(value('let x = 1; let f = || x; is_shared(x)'), true);
+    assert.equal(value('let x = 1; let f = || x + 1; x.is_shared()'), true);
+    assert.equal(value('let x = 1; let f = |y| y + 1; is_shared(x)'), false);
+    assert.equal(value('is_shared(42)'), false);
+  });
+});

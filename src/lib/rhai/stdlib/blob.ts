@@ -1,8 +1,7 @@
 import { RhaiError } from '../errors.js';
 import { fromBigInt } from '../int-math.js';
-import { bitRange } from '../indexing.js';
 import type { RhaiValue } from '../values.js';
-import { RhaiBlob, RhaiFloat, RhaiRange } from '../values.js';
+import { RhaiBlob, RhaiFloat } from '../values.js';
 import { intArgument, clampedIntArgument, stringArgument } from './args.js';
 import { blobSpan } from './blob-span.js';
 import { defineFunction, defineFunctionFor } from './registry.js';
@@ -86,39 +85,3 @@ defineFunctionFor(B, 'write_ascii', 3, 4, (_c, a) =>
     return Uint8Array.from(ascii, (ch) => ch.charCodeAt(0));
   }),
 );
-
-defineFunctionFor('i64', 'bits', 1, 3, (_c, a) => {
-  const u = BigInt.asUintN(64, BigInt(intArgument('bits', a, 0)));
-  let s = 0;
-  let e = 64;
-  if (a[1] instanceof RhaiRange) [s, e] = bitRange(a[1]);
-  else if (a.length > 1) {
-    const p = clampedIntArgument('bits', a, 1);
-    s = p < 0 ? Math.max(0, 64 + p) : Math.min(p, 64);
-    e = a.length > 2 ? Math.min(64, s + Math.max(0, clampedIntArgument('bits', a, 2))) : 64;
-  }
-  const out: RhaiValue[] = [];
-  for (let i = s; i < e; i++) out.push(((u >> BigInt(i)) & 1n) === 1n);
-  return out;
-});
-
-function bitWindow(name: string, a: RhaiValue[]): [number, number] {
-  const p = clampedIntArgument(name, a, 1);
-  const s = p < 0 ? 64 + p : p;
-  if (s < 0 || s >= 64) throw new RhaiError('ErrorBitFieldBounds', `Bit-field index ${p} out of bounds`);
-  const n = Math.max(0, Math.min(clampedIntArgument(name, a, 2), 64 - s));
-  return [s, n];
-}
-defineFunctionFor('i64', 'get_bits', 3, 3, (_c, a) => {
-  const [s, n] = bitWindow('get_bits', a);
-  const u = BigInt.asUintN(64, BigInt(intArgument('get_bits', a, 0)));
-  return fromBigInt((u >> BigInt(s)) & ((1n << BigInt(n)) - 1n));
-});
-defineFunctionFor('i64', 'set_bits', 4, 4, (_c, a) => {
-  const [s, n] = bitWindow('set_bits', a);
-  const u = BigInt.asUintN(64, BigInt(intArgument('set_bits', a, 0)));
-  const mask = ((1n << BigInt(n)) - 1n) << BigInt(s);
-  const v = (BigInt(intArgument('set_bits', a, 3)) << BigInt(s)) & mask;
-  a[0] = fromBigInt(BigInt.asIntN(64, (u & ~mask) | v));
-  return undefined;
-});

@@ -6,4 +6,5 @@ import './array.js';
 import './map.js';
 import './blob.js';
 import './blob-edit.js';
+import './bit-field.js';
 import './parse-json.js';

@@ -24,6 +24,15 @@ describe('rhai chars (book: strings, "chars")', () => {
   });
 });
 
+describe('rhai strings to BLOBs and splitting at whitespace', () => {
+  test('to_blob gives the UTF-8 bytes; split() splits at whitespace, an empty string is one part', () => {
+    assert.deepEqual(value('"hé".to_blob()'), [104, 195, 169]);
+    assert.equal(value('"hé".to_blob().as_string()'), 'hé');
+    assert.deepEqual(value('"a b  c\td".split()'), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(value('"".split()'), ['']);
+  });
+});
+
 describe('rhai string interpolation (book: strings, "String Interpolation")', () => {
   test('spaces and newlines around the expression do not reach the text', () => {
     assert.equal(value('let x = 42; `x = ${x }, y = ${ x + 1 }`'), 'x = 42, y = 43');

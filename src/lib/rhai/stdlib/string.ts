@@ -2,7 +2,7 @@ import { RhaiError } from '../errors.js';
 import { rangeBounds } from '../indexing.js';
 import { checkString } from '../runtime.js';
 import type { RhaiValue } from '../values.js';
-import { charLength, chars, hasSurrogates, RhaiChar, RhaiRange } from '../values.js';
+import { charLength, chars, hasSurrogates, RhaiBlob, RhaiChar, RhaiRange } from '../values.js';
 import { intArgument, clampedIntArgument, stringArgument } from './args.js';
 import { defineFunctionFor } from './registry.js';
 
@@ -26,6 +26,7 @@ function substring(name: string, a: RhaiValue[]): string {
   return cs ? cs.slice(b[0], b[1]).join('') : s.slice(b[0], b[1]);
 }
 
+defineFunctionFor(S, 'to_blob', 1, 1, (_c, a) => new RhaiBlob(new TextEncoder().encode(a[0] as string)));
 defineFunctionFor(S, 'len', 1, 1, (_c, a) => charLength(a[0] as string));
 defineFunctionFor(S, 'is_empty', 1, 1, (_c, a) => a[0] === '');
 defineFunctionFor(S, 'bytes', 1, 1, (_c, a) => Buffer.byteLength(a[0] as string, 'utf8'));
@@ -157,7 +158,8 @@ defineFunctionFor(S, 'set', 3, 3, (_c, a) => {
 });
 defineFunctionFor(S, 'split', 1, 3, (_c, a) => {
   const s = a[0] as string;
-  if (a.length === 1) return s.split(/\s+/).filter((x) => x !== '');
+  // Split at whitespace; as Rhai, an empty string gives one empty part.
+  if (a.length === 1) return s === '' ? [''] : s.split(/\s+/).filter((x) => x !== '');
   const sep = a[1];
   if (typeof sep === 'number' || typeof sep === 'bigint') {
     const cs = chars(s);

@@ -38,6 +38,8 @@ import { DuckEngine } from './archive/files/duck-engine.js';
 import { createObjectStore } from './archive/store/create-object-store.js';
 import type { ObjectStore } from './archive/store/object-store.js';
 import { registerArchiveRoutes } from './archive/routes.js';
+import { registerErasureRoutes } from './erasure/routes.js';
+import { finishInterruptedErasures } from './erasure/erase-record.js';
 import { ArchiveService } from './archive/archive-service.js';
 import { AuditAnchorJob } from './audit/anchor-job.js';
 import { AuthAuditRetention } from './auth-audit/auth-audit-retention.js';
@@ -186,7 +188,14 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     new DuckEngine(),
     logger,
   );
-  const archive = new ArchiveJob({ pool: ownerPool, registry, clock, logger, files: archiveFiles });
+  const archive = new ArchiveJob({
+    pool: ownerPool,
+    registry,
+    clock,
+    logger,
+    files: archiveFiles,
+    beforeRun: () => finishInterruptedErasures(ownerPool, archiveFiles, registry, 600),
+  });
   const { audit } = config.records;
   const signer = audit.signingKey === undefined ? undefined : Ed25519Signer.fromPem(audit.signingKey);
   const anchors = signer ? await AnchorStore.open(audit.anchorDir, signer) : undefined;
@@ -268,6 +277,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
       }),
       cursors,
     });
+    registerErasureRoutes(scope, { ownerPool, registry, files: archiveFiles });
     registerSearchRoutes(scope, {
       registry,
       access: recordAccess,

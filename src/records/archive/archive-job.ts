@@ -27,6 +27,8 @@ export interface ArchiveJobOptions {
   files?: ArchiveFiles;
   /** Records per file set (default 50 000). */
   fileSetSize?: number;
+  /** Runs first in every run (the service finishes interrupted erasures there); resolves with a count to log. */
+  beforeRun?: () => Promise<number>;
   /** Age (database clock) past which an unlisted upload belongs to an export that died (default 3600 s; one takes seconds). */
   staleUploadSeconds?: number;
 }
@@ -74,7 +76,9 @@ export class ArchiveJob {
   }
 
   private async archiveAll(): Promise<number> {
-    const { files } = this.options;
+    const { files, beforeRun } = this.options;
+    const finished = await beforeRun?.();
+    if (finished) this.options.logger.warn({ finished }, 'finished erasures a crash had interrupted');
     if (files) {
       const swept = await sweepUnlisted(this.options.pool, files, this.options.staleUploadSeconds ?? 3600);
       if (swept > 0) this.options.logger.warn({ swept }, 'removed archive file sets an export left unlisted');

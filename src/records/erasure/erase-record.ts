@@ -1,10 +1,5 @@
 import { withTransaction, type Pool } from '../../platform/database/pool.js';
-import {
-  deleteStagedRecords,
-  exportLockKey,
-  isStaged,
-  inHotStorage,
-} from '../archive/archive-repository.js';
+import { deleteStagedRecords, exportLockKey, isStaged, inHotStorage } from '../archive/archive-repository.js';
 import type { ArchiveFiles } from '../archive/files/archive-files.js';
 import { rewriteWithout } from '../archive/files/rewrite-file-set.js';
 import {
@@ -16,7 +11,8 @@ import {
 import { historyTable } from '../ddl/change-triggers.js';
 import { deleteFromSnapshots } from '../history/snapshot-job.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
-import { beginErasure, finishErasure } from './pending-erasures.js';
+import type { SchemaRegistry } from '../schemas/schema-registry.js';
+import { beginErasure, finishErasure, interruptedErasures } from './pending-erasures.js';
 
 /** What an erasure removed. */
 export interface ErasureOutcome {
@@ -61,14 +57,18 @@ export async function eraseRecord(
   id: string,
   actor: string,
   reason: string,
+  options: { resume?: boolean } = {},
 ): Promise<ErasureOutcome | undefined> {
-  if (!(await known(pool, files, schema, id))) return undefined;
+  if (!options.resume && !(await known(pool, files, schema, id))) return undefined;
   await beginErasure(pool, { schema_path: schema.path, record_id: id, actor, reason });
   let fileSets = 0;
   if (files) {
     await restoreAuditRows(pool, await files.rowsOf(pool, schema.path, id, 'audit'));
-    const sets = new Map((await files.copiesOf(pool, schema.path, id)).map((copy) => [copy.entry.file_set_id, copy.entry]));
-    for (const entry of sets.values()) if (await rewriteWithout(pool, files, schema, entry, [id])) fileSets += 1;
+    const sets = new Map(
+      (await files.copiesOf(pool, schema.path, id)).map((copy) => [copy.entry.file_set_id, copy.entry]),
+    );
+    for (const entry of sets.values())
+      if (await rewriteWithout(pool, files, schema, entry, [id])) fileSets += 1;
   }
   return withTransaction(pool, async (client) => {
     await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [exportLockKey(schema.path)]);
@@ -83,7 +83,8 @@ export async function eraseRecord(
     );
     const hot = (deleted.rowCount ?? 0) > 0;
     const historyRows = schema.definition.timeMachine
-      ? ((await client.query(`DELETE FROM ${historyTable(schema.definition)} WHERE record_id = $1`, [id])).rowCount ?? 0)
+      ? ((await client.query(`DELETE FROM ${historyTable(schema.definition)} WHERE record_id = $1`, [id]))
+          .rowCount ?? 0)
       : 0;
     const staged = await client.query<{ n: string }>(
       `SELECT count(*) AS n FROM records_archive.records WHERE schema_path = $1 AND record_id = $2`,
@@ -107,4 +108,27 @@ export async function eraseRecord(
       audit_events: auditEvents,
     };
   });
+}
+
+/**
+ * Finishes erasures a crash interrupted (pending for more than `ageSeconds`): each runs again from
+ * the start, which is safe, since every step only removes what is still there. Returns how many.
+ */
+export async function finishInterruptedErasures(
+  pool: Pool,
+  files: ArchiveFiles | undefined,
+  registry: SchemaRegistry,
+  ageSeconds: number,
+): Promise<number> {
+  const pending = await interruptedErasures(pool, ageSeconds);
+  let finished = 0;
+  for (const erasure of pending) {
+    const schema = registry.all().find((candidate) => candidate.path === erasure.schema_path);
+    if (!schema) continue;
+    await eraseRecord(pool, files, schema, erasure.record_id, erasure.actor, erasure.reason, {
+      resume: true,
+    });
+    finished += 1;
+  }
+  return finished;
 }

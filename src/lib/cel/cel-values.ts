@@ -1,4 +1,4 @@
-import * as celRuntime from '@marcbachmann/cel-js';
+import * as celRuntime from '../cel-engine/index.js';
 
 /** cel-js's duration value (the package does not declare its class). */
 export interface Duration {

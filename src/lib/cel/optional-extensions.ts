@@ -1,4 +1,4 @@
-import { Optional, type Environment } from '@marcbachmann/cel-js';
+import { Optional, type Environment } from '../cel-engine/index.js';
 import { celEquals, isDuration, isUint, mapEntries, type CelValue } from './cel-values.js';
 
 /** True for a CEL zero value: null, false, 0, 0.0, 0u, "", b"", [], {}, a zero duration, the epoch. */

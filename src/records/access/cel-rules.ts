@@ -1,4 +1,4 @@
-import { Environment } from '@marcbachmann/cel-js';
+import { Environment } from '../../lib/cel-engine/index.js';
 import type { AbacRule, Identity, Operation } from '../types.js';
 import { registerCelExtensions, withBlockReferences, withPlainSyntax } from '../../lib/cel/index.js';
 import { registerRe2Matches, withRe2Matches } from './cel-re2-matches.js';

@@ -2,6 +2,7 @@ import {evaluationError} from './errors.js'
 import {TYPES, Type} from './registry.js'
 import {register as registerOptional} from './optional.js'
 import {objKeys, arrayFrom, MIN_UINT, MAX_UINT, MIN_INT, MAX_INT} from './globals.js'
+import {wallClock} from './time-zones.js'
 
 export class UnsignedInt {
   #value
@@ -57,6 +58,20 @@ export class Duration {
   constructor(seconds, nanos = 0) {
     this.#seconds = BigInt(seconds)
     this.#nanos = nanos
+    // Fork: a duration is limited to int64 nanoseconds (langdef.md "Overflow").
+    const total = this.#seconds * billionBigInt + BigInt(nanos)
+    if (total > MAX_INT || total < MIN_INT) {
+      throw evaluationError('numeric_overflow', 'duration out of range')
+    }
+  }
+
+  /** The duration of a number of nanoseconds (seconds and nanos carry the same sign). */
+  static fromNanoseconds(total) {
+    return new Duration(total / billionBigInt, Number(total % billionBigInt))
+  }
+
+  get totalNanoseconds() {
+    return this.#seconds * billionBigInt + BigInt(this.#nanos)
   }
 
   get seconds() {
@@ -79,31 +94,19 @@ export class Duration {
   }
 
   addDuration(other) {
-    const nanos = this.#nanos + other.nanos
-    return new Duration(
-      this.#seconds + other.seconds + BigInt(Math.floor(nanos / billion)),
-      nanos % billion
-    )
+    return Duration.fromNanoseconds(this.totalNanoseconds + other.totalNanoseconds)
   }
 
   subtractDuration(other) {
-    const nanos = this.#nanos - other.nanos
-    return new Duration(
-      this.#seconds - other.seconds + BigInt(Math.floor(nanos / billion)),
-      (nanos + billion) % billion
-    )
+    return Duration.fromNanoseconds(this.totalNanoseconds - other.totalNanoseconds)
   }
 
   extendTimestamp(ts) {
-    return new Date(
-      ts.getTime() + Number(this.#seconds) * 1000 + Math.floor(this.#nanos / 1_000_000)
-    )
+    return checkedTimestamp(ts.getTime() + floorMilliseconds(this.totalNanoseconds))
   }
 
   subtractTimestamp(ts) {
-    return new Date(
-      ts.getTime() - Number(this.#seconds) * 1000 - Math.floor(this.#nanos / 1_000_000)
-    )
+    return checkedTimestamp(ts.getTime() + floorMilliseconds(-this.totalNanoseconds))
   }
 
   toString() {
@@ -139,6 +142,28 @@ export class Duration {
     return `google.protobuf.Duration { seconds: ${this.#seconds}, nanos: ${this.#nanos} }`
   }
 }
+
+// Fork: timestamps are limited to 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999999Z
+// (langdef.md "Overflow"); arithmetic that leaves the range is an error.
+const MIN_TIMESTAMP_MS = -62135596800000
+const MAX_TIMESTAMP_MS = 253402300799999
+
+// Fork: timestamps hold milliseconds, so a duration moves them by its milliseconds rounded down.
+function floorMilliseconds(nanos) {
+  const ms = nanos / 1_000_000n
+  return Number(nanos < 0n && ms * 1_000_000n !== nanos ? ms - 1n : ms)
+}
+
+/** The timestamp of a number of milliseconds since the epoch, or a range error. */
+export function checkedTimestamp(ms) {
+  if (ms >= MIN_TIMESTAMP_MS && ms <= MAX_TIMESTAMP_MS) return new Date(ms)
+  throw evaluationError('numeric_overflow', 'timestamp out of range')
+}
+
+// Fork: the characters of Unicode's White_Space property, which strings.trim() removes (JS's
+// trim() also removes U+FEFF and keeps U+0085).
+const UNICODE_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000'
+const TRIM = new RegExp(`^[${UNICODE_SPACE}]+|[${UNICODE_SPACE}]+$`, 'g')
 
 export function registerFunctions(registry) {
   const sync = {async: false}
@@ -222,8 +247,9 @@ export function registerFunctions(registry) {
   })
 
   functionOverload('int(int): int', identity)
+  // Fork: "Double to int conversions are limited to (minInt, maxInt) non-inclusive" (langdef.md).
   functionOverload('int(double): int', (v) => {
-    if (Number.isFinite(v)) return BigInt(Math.trunc(v))
+    if (v > -9223372036854775808 && v < 9223372036854775807) return BigInt(Math.trunc(v))
     throw evaluationError('numeric_overflow', 'int() type error: integer overflow')
   })
 
@@ -250,6 +276,7 @@ export function registerFunctions(registry) {
   })
   functionOverload('uint(double): uint', (v) => {
     try {
+      if (!(v > -1 && v < 18446744073709551615)) throw new RangeError('out of range')
       return new UnsignedInt(Math.trunc(v))
     } catch (e) {
       throw evaluationError('numeric_overflow', 'uint() type error: unsigned integer overflow')
@@ -282,9 +309,14 @@ export function registerFunctions(registry) {
   functionOverload('string.startsWith(string): bool', (a, b) => a.startsWith(b))
   functionOverload('string.endsWith(string): bool', (a, b) => a.endsWith(b))
   functionOverload('string.contains(string): bool', (a, b) => a.includes(b))
-  functionOverload('string.lowerAscii(): string', (a) => a.toLowerCase())
-  functionOverload('string.upperAscii(): string', (a) => a.toUpperCase())
-  functionOverload('string.trim(): string', (a) => a.trim())
+  // Fork: only ASCII letters change case; other characters stay as they are.
+  functionOverload('string.lowerAscii(): string', (a) =>
+    a.replace(/[A-Z]+/g, (s) => s.toLowerCase())
+  )
+  functionOverload('string.upperAscii(): string', (a) =>
+    a.replace(/[a-z]+/g, (s) => s.toUpperCase())
+  )
+  functionOverload('string.trim(): string', (a) => a.replace(TRIM, ''))
 
   functionOverload('string.indexOf(string): int', (string, search) =>
     BigInt(string.indexOf(search))
@@ -441,17 +473,28 @@ export function registerFunctions(registry) {
     protobuf: {Duration: DurationType, Timestamp: TimestampType}
   })
 
+  // Fork: the wall clock of a zone as a UTC date, read with the UTC getters (see time-zones.js).
   function tzDate(d, timeZone) {
-    return new Date(d.toLocaleString('en-US', {timeZone}))
+    const wall = wallClock(d, timeZone)
+    return {
+      getDate: () => wall.getUTCDate(),
+      getDay: () => wall.getUTCDay(),
+      getFullYear: () => wall.getUTCFullYear(),
+      getHours: () => wall.getUTCHours(),
+      getMinutes: () => wall.getUTCMinutes(),
+      getMonth: () => wall.getUTCMonth(),
+      getSeconds: () => wall.getUTCSeconds(),
+      wall
+    }
   }
 
   function getDayOfYear(d, tz) {
-    const workingDate = tz
-      ? tzDate(d, tz)
-      : new Date(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())
-
-    const start = new Date(workingDate.getFullYear(), 0, 0)
-    return BigInt(Math.floor((workingDate - start) / 86_400_000) - 1)
+    const wall = tz ? wallClock(d, tz) : d
+    const start = new Date(0)
+    start.setUTCFullYear(wall.getUTCFullYear(), 0, 1)
+    return BigInt(
+      Math.floor((wall.getTime() - start.getTime()) / 86_400_000)
+    )
   }
 
   functionOverload(`timestamp(string): ${TS}`, (v) => {

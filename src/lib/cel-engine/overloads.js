@@ -20,15 +20,15 @@ export function registerOverloads(registry) {
   }
 
   unaryOverload('!', 'bool', (a) => !a)
-  unaryOverload('-', 'int', (a) => -a)
-  binaryOverload('dyn<int>', `==`, `double`, (a, b) => a == b) // eslint-disable-line eqeqeq
+  unaryOverload('-', 'int', (a, ast) => verifyInteger(-a, ast))
+  binaryOverload('dyn<int>', `==`, `double`, (a, b) => compareNumbers(a, b) === 0)
   binaryOverload('dyn<int>', `==`, `uint`, (a, b) => a == b.valueOf()) // eslint-disable-line eqeqeq
   binaryOverload('int', '*', 'int', (a, b, ast) => verifyInteger(a * b, ast))
   binaryOverload('int', '+', 'int', (a, b, ast) => verifyInteger(a + b, ast))
   binaryOverload('int', '-', 'int', (a, b, ast) => verifyInteger(a - b, ast))
   binaryOverload('int', '/', 'int', (a, b, ast) => {
     if (b === MIN_UINT) return throwDivisionByZero(ast)
-    return a / b
+    return verifyInteger(a / b, ast)
   })
   binaryOverload('int', '%', 'int', (a, b, ast) => {
     if (b === MIN_UINT) return throwModuloByZero(ast)
@@ -63,7 +63,7 @@ export function registerOverloads(registry) {
   binaryOverload(GPT, '-', GPT, (a, b) => Duration.fromMilliseconds(a.getTime() - b.getTime()), GPD)
   binaryOverload(GPT, '-', GPD, (a, b) => b.subtractTimestamp(a))
   binaryOverload(GPT, '+', GPD, (a, b) => b.extendTimestamp(a))
-  binaryOverload(GPD, '+', GPT, (a, b) => a.extendTimestamp(b))
+  binaryOverload(GPD, '+', GPT, (a, b) => a.extendTimestamp(b), GPT)
 
   function listIncludes(value, list, ast, ev) {
     if (list instanceof Set && list.has(value)) return true
@@ -155,7 +155,7 @@ export function registerOverloads(registry) {
   })
 
   binaryOverload('uint', '==', 'uint', (a, b) => a.valueOf() === b.valueOf())
-  binaryOverload('dyn<uint>', `==`, `double`, (a, b) => a.valueOf() == b) // eslint-disable-line eqeqeq
+  binaryOverload('dyn<uint>', `==`, `double`, (a, b) => compareNumbers(a.valueOf(), b) === 0)
 
   binaryOverload('uint', '+', 'uint', (a, b) => new UnsignedInt(a.valueOf() + b.valueOf()))
   binaryOverload('uint', '-', 'uint', (a, b) => new UnsignedInt(a.valueOf() - b.valueOf()))
@@ -184,11 +184,33 @@ export function registerOverloads(registry) {
     ['uint', 'int'],
     ['uint', 'double']
   ]) {
-    binaryOverload(left, '<', right, (a, b) => a < b)
-    binaryOverload(left, '<=', right, (a, b) => a <= b)
-    binaryOverload(left, '>', right, (a, b) => a > b)
-    binaryOverload(left, '>=', right, (a, b) => a >= b)
+    if (left === right) {
+      binaryOverload(left, '<', right, (a, b) => a < b)
+      binaryOverload(left, '<=', right, (a, b) => a <= b)
+      binaryOverload(left, '>', right, (a, b) => a > b)
+      binaryOverload(left, '>=', right, (a, b) => a >= b)
+      continue
+    }
+    // Fork: integers and doubles compare on one number line, as cel-go and the conformance
+    // suite do: an integer is compared as a double unless the double lies outside int64.
+    binaryOverload(left, '<', right, (a, b) => compareNumbers(a.valueOf(), b.valueOf()) < 0)
+    binaryOverload(left, '<=', right, (a, b) => compareNumbers(a.valueOf(), b.valueOf()) <= 0)
+    binaryOverload(left, '>', right, (a, b) => compareNumbers(a.valueOf(), b.valueOf()) > 0)
+    binaryOverload(left, '>=', right, (a, b) => compareNumbers(a.valueOf(), b.valueOf()) >= 0)
   }
+}
+
+/**
+ * Fork: -1, 0 or 1 as number `a` is below, equal to or above `b` (each a bigint or a double), or
+ * NaN when either is NaN. A bigint and a double compare as cel-go and the conformance suite do:
+ * the integer converted to a double, so 2^63-1 equals 2^63.0.
+ */
+export function compareNumbers(a, b) {
+  if (typeof a !== typeof b) {
+    a = Number(a)
+    b = Number(b)
+  }
+  return a < b ? -1 : a > b ? 1 : a === b ? 0 : NaN
 }
 
 function isEqual(a, b, ast, ev) {
@@ -199,12 +221,8 @@ function isEqual(a, b, ast, ev) {
     case 'boolean':
       return false
     case 'bigint':
-      // eslint-disable-next-line eqeqeq
-      if (typeof b === 'number') return a == b
-      return false
     case 'number':
-      // eslint-disable-next-line eqeqeq
-      if (typeof b === 'bigint') return a == b
+      if (typeof b === 'number' || typeof b === 'bigint') return compareNumbers(a, b) === 0
       return false
     case 'object':
       if (typeof b !== 'object') return false

@@ -28,7 +28,9 @@ class Environment {
 
     const childOpts = {registry: this.#registry, opts: this.opts}
     this.#typeChecker = new TypeChecker(childOpts)
-    this.#evalTypeChecker = new TypeChecker(childOpts, true)
+    // Fork: `uncheckedEvaluation` evaluates without type checking (see TypeChecker `lenient`);
+    // check() still checks strictly.
+    this.#evalTypeChecker = new TypeChecker(childOpts, true, this.opts.uncheckedEvaluation)
     this.#evaluator = new Evaluator(childOpts)
     this.#parser = new Parser(this.opts.limits, this.#registry)
     Object.freeze(this)

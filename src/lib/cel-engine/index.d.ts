@@ -363,6 +363,12 @@ export interface EnvironmentOptions {
    * Enable experimental optional types (.?/.[]? chaining and optional.* helpers). Disabled by default.
    */
   enableOptionalTypes?: boolean
+  /**
+   * Fork: evaluate without type checking (cel-spec's `disable_check`): an expression whose types
+   * do not agree still runs, and the disagreement is an evaluation error where it occurs.
+   * `check()` stays strict. Disabled by default.
+   */
+  uncheckedEvaluation?: boolean
   /** Optional overrides for parser/evaluator structural limits */
   limits?: Partial<Limits>
 }

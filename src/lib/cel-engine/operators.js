@@ -1,6 +1,7 @@
 import {celTypes} from './registry.js'
 import {objKeys, isArray, hasOwn} from './globals.js'
 import {attachErrorAst} from './errors.js'
+import {isEqual} from './overloads.js'
 const dynType = celTypes.dyn
 
 export class Base {
@@ -126,6 +127,7 @@ function checkElementHomogenous(chk, ctx, expected, el, code) {
   const type = chk.check(el, ctx)
   if (type === expected || expected.isEmpty()) return type
   if (type.isEmpty()) return expected
+  if (chk.lenient) return dynType
   throw chk.createError(
     code,
     `${HOMOGENEOUS_PREFIX[code]} expected type '${chk.formatType(expected)}' but found '${chk.formatType(type)}'`,
@@ -186,6 +188,7 @@ function _logicalOpAsync(exp, ev, ast, left, right) {
 function checkLogicalOp(chk, ast, ctx) {
   const leftType = chk.check((ast.left = ast.args[0]), ctx)
   const rightType = chk.check((ast.right = ast.args[1]), ctx)
+  if (chk.lenient) return chk.boolType
 
   if (!leftType.isDynOrBool()) {
     throw chk.createError(
@@ -216,6 +219,10 @@ function checkUnary(chk, ast, ctx) {
   }
 
   const overload = ast.candidates.findUnaryOverload(right)
+  if (!overload && chk.lenient) {
+    ast.handle = maybeAsync(ast.args, false, handleUnary)
+    return dynType
+  }
   if (!overload) {
     throw chk.createError(
       'no_such_overload',
@@ -255,6 +262,7 @@ function checkBinary(chk, ast, ctx) {
   if (!left.hasDynType) ast.leftStaticType = left
   if (!right.hasDynType) ast.rightStaticType = right
   if (type) return type
+  if (chk.lenient) return dynType
 
   throw chk.createError(
     'no_such_overload',
@@ -276,6 +284,9 @@ function handleBinary(left, right, ast, ev) {
   const rightType = ast.rightStaticType || ev.debugTypeDeep(right).wrappedType
   const overload = ast.candidates.findBinaryOverload(leftType, rightType)
   if (overload) return overload.handler(left, right, ast, ev)
+  // Fork: at runtime, values of different types are unequal, not an error (langdef.md "Equality").
+  if (ast.op === '==') return isEqual(left, right, ast, ev)
+  if (ast.op === '!=') return !isEqual(left, right, ast, ev)
   throw ev.createError(
     'no_such_overload',
     `no such overload: ${leftType} ${ast.op} ${rightType}`,
@@ -357,6 +368,7 @@ function comprehensionElementType(chk, iterable, ctx) {
   if (iterType.kind === 'dyn') return iterType
   if (iterType.kind === 'list') return iterType.valueType
   if (iterType.kind === 'map') return iterType.keyType
+  if (chk.lenient) return dynType
   throw chk.createError(
     'invalid_comprehension_range',
     `Expression of type '${chk.formatType(
@@ -506,6 +518,7 @@ export const OPERATORS = {
   id: {
     check(chk, ast, ctx) {
       const variable = ctx.getVariable(ast.args)
+      if (!variable && chk.lenient) return dynType
       if (!variable) throw chk.createError('unknown_variable', `Unknown variable: ${ast.args}`, ast)
       if (variable.constant) {
         const alternate = ast.clone(OPERATORS.value, variable.value)
@@ -549,6 +562,10 @@ export const OPERATORS = {
 
       const argTypes = (ast.argTypes = args.map((a) => chk.check(a, ctx)))
       const decl = candidates.findFunction(argTypes)
+      if (!decl && chk.lenient) {
+        ast.handle = maybeAsync(args, false, callFn)
+        return dynType
+      }
 
       if (!decl) {
         throw chk.createError(
@@ -585,6 +602,7 @@ export const OPERATORS = {
 
       if (receiverType.kind === 'dyn' && candidates.returnType) return candidates.returnType
       const decl = candidates.findFunction(argTypes, receiverType)
+      if (!decl && chk.lenient) return dynType
 
       if (!decl) {
         throw chk.createError(
@@ -720,7 +738,7 @@ export const OPERATORS = {
       const leftast = (ast.left = ast.args[1])
       const rightast = (ast.right = ast.args[2])
       const condType = chk.check(condast, ctx)
-      if (!condType.isDynOrBool()) {
+      if (!condType.isDynOrBool() && !chk.lenient) {
         throw chk.createError(
           'invalid_condition_type',
           `${condast.meta.label || 'Ternary condition must be bool'}, got '${chk.formatType(condType)}'`,
@@ -734,6 +752,7 @@ export const OPERATORS = {
 
       ast.handle = maybeAsync(condast, false, handleTernary)
       if (unified) return unified
+      if (chk.lenient) return dynType
 
       throw chk.createError(
         'incompatible_ternary_branches',

@@ -27,6 +27,7 @@ const DEFAULT_OPTIONS = objFreeze({
   unlistedVariablesAreDyn: false,
   homogeneousAggregateLiterals: true,
   enableOptionalTypes: false,
+  uncheckedEvaluation: false,
   limits: DEFAULT_LIMITS
 })
 
@@ -42,6 +43,7 @@ export function createOptions(opts, base = DEFAULT_OPTIONS) {
     unlistedVariablesAreDyn: bool(opts, base, 'unlistedVariablesAreDyn'),
     homogeneousAggregateLiterals: bool(opts, base, 'homogeneousAggregateLiterals'),
     enableOptionalTypes: bool(opts, base, 'enableOptionalTypes'),
+    uncheckedEvaluation: bool(opts, base, 'uncheckedEvaluation'),
     limits: createLimits(opts.limits, base.limits)
   })
 }

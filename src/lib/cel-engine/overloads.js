@@ -213,7 +213,8 @@ export function compareNumbers(a, b) {
   return a < b ? -1 : a > b ? 1 : a === b ? 0 : NaN
 }
 
-function isEqual(a, b, ast, ev) {
+/** Whether two CEL values are equal; values of different types are not (except numbers). */
+export function isEqual(a, b, ast, ev) {
   if (a === b) return true
   switch (typeof a) {
     case 'undefined':

@@ -11,9 +11,16 @@ const toDynTypeBinding = new Map().set('A', 'dyn').set('T', 'dyn').set('K', 'dyn
  * - Property and index access validity
  */
 export class TypeChecker extends Base {
-  constructor(opts, isEvaluating) {
+  /**
+   * @param {boolean} [lenient] Fork: check for evaluation without type checking (cel-spec's
+   *   disable_check): where the types do not agree, the node is dyn and dispatches at runtime,
+   *   so a type error becomes an evaluation error of that node, which `||`, `&&` and the
+   *   quantifier macros can absorb.
+   */
+  constructor(opts, isEvaluating, lenient = false) {
     super(opts)
     this.createError = isEvaluating ? evaluationError : typeError
+    this.lenient = lenient
   }
 
   /**
@@ -39,6 +46,7 @@ export class TypeChecker extends Base {
 
     if (leftType.kind === 'list') {
       if (indexTypeName === 'int' || indexTypeName === 'dyn') return leftType.valueType
+      if (this.lenient) return this.dynType
       throw this.createError('invalid_index_type', `List index must be int, got '${indexTypeName}'`, ast)
     }
 
@@ -47,6 +55,7 @@ export class TypeChecker extends Base {
     const customType = this.objectTypes.get(leftType.name)
     if (customType) {
       if (!(indexTypeName === 'string' || indexTypeName === 'dyn')) {
+        if (this.lenient) return this.dynType
         throw this.createError(
           'invalid_index_type',
           `Cannot index type '${leftType.name}' with type '${indexTypeName}'`,
@@ -63,7 +72,7 @@ export class TypeChecker extends Base {
           const fieldType = customType.fields[keyName]
           if (fieldType) return fieldType
           // For optional access, missing field returns dyn; for regular access, throw
-          if (allowMissingField) return this.dynType
+          if (allowMissingField || this.lenient) return this.dynType
           throw this.createError('no_such_key', `No such key: ${keyName}`, ast)
         }
       }
@@ -71,6 +80,7 @@ export class TypeChecker extends Base {
     }
 
     // No other types support indexing/property access
+    if (this.lenient) return this.dynType
     throw this.createError('cannot_index_type', `Cannot index type '${this.formatType(leftType)}'`, ast)
   }
 

@@ -2,6 +2,7 @@ import {celTypes} from './registry.js'
 import {objKeys, isArray, hasOwn} from './globals.js'
 import {attachErrorAst} from './errors.js'
 import {isEqual} from './overloads.js'
+import {mapFromEntries, mapGet} from './map-keys.js'
 const dynType = celTypes.dyn
 
 export class Base {
@@ -353,21 +354,13 @@ function resolveAstArray(ev, astArray, ctx, i = astArray.length) {
   return async ? Promise.all(results) : results
 }
 
-function safeFromEntries(entries) {
-  const obj = {}
-  for (let i = 0; i < entries.length; i++) {
-    const [k, v] = entries[i]
-    if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue
-    obj[k] = v
-  }
-  return obj
-}
-
 function comprehensionElementType(chk, iterable, ctx) {
   const iterType = chk.check(iterable, ctx)
   if (iterType.kind === 'dyn') return iterType
-  if (iterType.kind === 'list') return iterType.valueType
-  if (iterType.kind === 'map') return iterType.keyType
+  // Fork: the element type of an empty literal (`[]`, `{}`) is a type parameter; the variable
+  // of a loop over it is dyn, not a placeholder that operator overloads cannot resolve.
+  if (iterType.kind === 'list') return iterType.valueType.hasPlaceholderType ? dynType : iterType.valueType
+  if (iterType.kind === 'map') return iterType.keyType.hasPlaceholderType ? dynType : iterType.keyType
   if (chk.lenient) return dynType
   throw chk.createError(
     'invalid_comprehension_range',
@@ -483,12 +476,12 @@ function fieldAccess(left, right, ast, ev) {
   switch (left?.constructor) {
     case undefined:
     case Object: {
-      const v = hasOwn(left || empty, right) ? left[right] : undefined
+      const v = mapGet(left || empty, right)
       if (v !== undefined) return (ev.debugType(v), v)
       break
     }
     case Map: {
-      const v = left.get(right)
+      const v = mapGet(left, right)
       if (v !== undefined) return (ev.debugType(v), v)
       break
     }
@@ -675,8 +668,8 @@ export const OPERATORS = {
           results[i] = [k, v]
         }
       }
-      if (async) return Promise.all(results).then(safeFromEntries)
-      return safeFromEntries(results)
+      if (async) return Promise.all(results).then((r) => mapFromEntries(r, ast))
+      return mapFromEntries(results, ast)
     }
   },
   comprehension: {

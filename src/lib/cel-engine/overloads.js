@@ -1,5 +1,6 @@
 import {UnsignedInt, Duration} from './functions.js'
 import {evaluationError} from './errors.js'
+import {mapGet} from './map-keys.js'
 import {isArray, hasOwn, objKeys, MIN_UINT, MIN_INT, MAX_INT} from './globals.js'
 
 export function registerOverloads(registry) {
@@ -72,8 +73,7 @@ export function registerOverloads(registry) {
   }
 
   function mapIncludes(a, b) {
-    if (b instanceof Map) return b.get(a) !== undefined
-    return hasOwn(b, a) ? b[a] !== undefined : false
+    return mapGet(b, a) !== undefined
   }
 
   function listMembership(value, list, ast, ev) {

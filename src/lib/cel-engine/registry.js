@@ -1,4 +1,5 @@
 import {EvaluationError, evaluationError} from './errors.js'
+import {mapGet} from './map-keys.js'
 import {UnsignedInt} from './functions.js'
 import {Optional, OPTIONAL_NONE, toggleOptionalTypes} from './optional.js'
 import {isAsync, hasOwn, objFreeze, objKeys, objEntries, RESERVED} from './globals.js'
@@ -193,8 +194,7 @@ export class TypeDeclaration {
   }
 
   #getMapField(obj, key, ast, ev) {
-    // eslint-disable-next-line no-nested-ternary
-    const value = obj instanceof Map ? obj.get(key) : obj && hasOwn(obj, key) ? obj[key] : undefined
+    const value = mapGet(obj, key)
     if (value === undefined) return
     if (this.valueType.matchesValueType(value, ev)) return value
 

@@ -1,4 +1,5 @@
 import {evaluationError, parseError} from './errors.js'
+import {Optional} from './optional.js'
 import {OPERATORS as OPS} from './operators.js'
 const identity = (x) => x
 
@@ -89,14 +90,19 @@ function createHasExpander() {
     let i = nodes.length
     let obj = ev.run(nodes[--i], ctx)
     let inOptionalContext
+    let selectedOnOptional = false
     while (i--) {
       const node = nodes[i]
       if (node.op === '.?') inOptionalContext ??= true
+      selectedOnOptional = obj instanceof Optional
       obj = ev.debugType(obj).fieldLazy(obj, node.args[1], node, ev)
       if (obj !== undefined) continue
       if (!(!inOptionalContext && i && node.op === '.')) break
       throw evaluationError('no_such_key', `No such key: ${node.args[1]}`, node)
     }
+    // Fork: a selection on an optional yields an optional (none when the field is absent); has()
+    // then asks whether it holds a value. An optional stored in a map is a present value.
+    if (selectedOnOptional && obj instanceof Optional) return obj.hasValue()
     return obj !== undefined
   }
 

@@ -168,6 +168,11 @@ export class TypeDeclaration {
     if (obj === undefined) return OPTIONAL_NONE
 
     const type = ev.debugType(obj)
+    // Fork: selecting on a present value that has no fields (null, a number) is an error, as
+    // selecting on it outside an optional is; only an absent field or index is none.
+    if (!(type.kind === 'map' || type.kind === 'list' || type.kind === 'message')) {
+      throw evaluationError('no_such_key', `No such key: ${key}`, ast)
+    }
     try {
       return Optional.of(type.fieldLazy(obj, key, ast, ev))
     } catch (e) {

@@ -38,7 +38,8 @@ export class TypeChecker extends Base {
   }
 
   checkAccessOnType(ast, ctx, leftType, allowMissingField = false) {
-    if (leftType === this.dynType) return leftType
+    // Fork: a type parameter (the value type of `{}` or `optional.none()`) may be anything.
+    if (leftType === this.dynType || leftType.kind === 'param') return this.dynType
 
     const indexTypeName = (
       ast.op === '[]' || ast.op === '[?]' ? this.check(ast.args[1], ctx) : this.stringType

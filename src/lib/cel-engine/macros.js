@@ -112,7 +112,8 @@ function createHasExpander() {
     if (!macro.macroHasProps) {
       const props = []
       while (node.op === '.' || node.op === '.?') node = props.push(node) && node.args[0]
-      if (node.op !== 'id') throw checker.createError('invalid_macro_argument', invalidHasArgument, node)
+      // Fork: the operand of the selection may be any expression (langdef.md, has(e.f)), not
+      // only a variable.
       checker.check(node, ctx)
       props.push(node)
       macro.macroHasProps = props

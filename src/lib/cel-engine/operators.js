@@ -92,7 +92,29 @@ function maybeAsyncFirst(handler) {
   })
 }
 
+// Fork: the qualified name of a selection chain on a variable (`a.b.c`), or undefined.
+function qualifiedName(ast) {
+  if (ast.op === 'id') return ast.args
+  if (ast.op !== '.') return undefined
+  const left = qualifiedName(ast.args[0])
+  return left === undefined ? undefined : `${left}.${ast.args[1]}`
+}
+
+// Fork: name resolution (langdef.md): a qualified name resolves to the longest prefix that names
+// a variable. The outermost selection is checked first, so the first match is the longest.
+function resolveQualifiedName(chk, ast, ctx) {
+  const name = qualifiedName(ast)
+  if (name === undefined || !ctx.getQualifiedVariable(name)) return undefined
+  const alternate = ast.clone(OPERATORS.id, name)
+  ast.setMeta('alternate', alternate)
+  return chk.check(alternate, ctx)
+}
+
 function checkAccessNode(chk, ast, ctx) {
+  if (ast.op === '.') {
+    const resolved = resolveQualifiedName(chk, ast, ctx)
+    if (resolved) return resolved
+  }
   ast.right = ast.args[1]
   const leftType = chk.check((ast.left = ast.args[0]), ctx)
   if (ast.op === '[]') chk.check(ast.right, ctx)

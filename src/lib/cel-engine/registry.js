@@ -1384,6 +1384,16 @@ export class RootContext {
     )
   }
 
+  /**
+   * Fork: the declaration of a qualified name such as `a.b.c` when it names a variable: a
+   * registered one, or (with unlisted variables as dyn) one the evaluation context binds.
+   */
+  getQualifiedVariable(name) {
+    const declared = this.#vars.get(name)
+    if (declared || !this.#vars.dyn) return declared
+    return this.getValue(name) === undefined ? undefined : new VariableDeclaration(name, dynType)
+  }
+
   getCheckedValue(ev, ast) {
     const v = this.getValue(ast.args)
     if (v === undefined) throw ev.createError('unknown_variable', `Unknown variable: ${ast.args}`, ast)
@@ -1468,6 +1478,12 @@ class OverlayContext {
   getVariable(name) {
     if (this.iterVar === name) return new VariableDeclaration(name, this.iterType)
     return this.#parent.getVariable(name)
+  }
+
+  // Fork: a loop variable shadows the qualified names that start with it.
+  getQualifiedVariable(name) {
+    if (name.startsWith(`${this.iterVar}.`)) return undefined
+    return this.#parent.getQualifiedVariable(name)
   }
 }
 

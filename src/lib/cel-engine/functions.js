@@ -102,11 +102,11 @@ export class Duration {
   }
 
   extendTimestamp(ts) {
-    return checkedTimestamp(ts.getTime() + floorMilliseconds(this.totalNanoseconds))
+    return timestampFromNanoseconds(timestampNanoseconds(ts) + this.totalNanoseconds)
   }
 
   subtractTimestamp(ts) {
-    return checkedTimestamp(ts.getTime() + floorMilliseconds(-this.totalNanoseconds))
+    return timestampFromNanoseconds(timestampNanoseconds(ts) - this.totalNanoseconds)
   }
 
   toString() {
@@ -148,10 +148,36 @@ export class Duration {
 const MIN_TIMESTAMP_MS = -62135596800000
 const MAX_TIMESTAMP_MS = 253402300799999
 
-// Fork: timestamps hold milliseconds, so a duration moves them by its milliseconds rounded down.
-function floorMilliseconds(nanos) {
-  const ms = nanos / 1_000_000n
-  return Number(nanos < 0n && ms * 1_000_000n !== nanos ? ms - 1n : ms)
+// Fork: a timestamp is a Date (milliseconds) with the nanoseconds below its millisecond kept
+// beside it, so timestamps have cel-spec's nanosecond precision. A Date without an entry (a
+// binding such as `now`) has none.
+const SUB_MILLISECOND_NANOS = new WeakMap()
+const millionBigInt = 1_000_000n
+
+/** The nanoseconds (0..999999) of a timestamp below its millisecond. */
+export function subMillisecondNanos(date) {
+  return SUB_MILLISECOND_NANOS.get(date) ?? 0
+}
+
+/** The nanoseconds of a timestamp since the epoch. */
+export function timestampNanoseconds(date) {
+  return BigInt(date.getTime()) * millionBigInt + BigInt(subMillisecondNanos(date))
+}
+
+/** The timestamp of a number of nanoseconds since the epoch, or a range error. */
+export function timestampFromNanoseconds(nanos) {
+  let ms = nanos / millionBigInt
+  if (ms * millionBigInt > nanos) ms -= 1n
+  const date = checkedTimestamp(Number(ms))
+  const sub = Number(nanos - ms * millionBigInt)
+  if (sub) SUB_MILLISECOND_NANOS.set(date, sub)
+  return date
+}
+
+/** -1, 0 or 1 as timestamp `a` is before, at or after `b`. */
+export function compareTimestamps(a, b) {
+  const d = a.getTime() - b.getTime() || subMillisecondNanos(a) - subMillisecondNanos(b)
+  return d < 0 ? -1 : d > 0 ? 1 : 0
 }
 
 /** The timestamp of a number of milliseconds since the epoch, or a range error. */
@@ -503,7 +529,12 @@ export function registerFunctions(registry) {
     }
 
     const d = new Date(v)
-    if (d <= 253402300799999 && d >= -62135596800000) return d
+    if (d <= 253402300799999 && d >= -62135596800000) {
+      // Fork: Date keeps milliseconds; the fraction's digits beyond them are kept beside it.
+      const digits = /\.\d{3}(\d{1,6})/.exec(v)?.[1]
+      if (digits) SUB_MILLISECOND_NANOS.set(d, Number(digits.padEnd(6, '0')))
+      return d
+    }
     throw evaluationError('invalid_timestamp', 'timestamp() requires a string in ISO 8601 format')
   })
 

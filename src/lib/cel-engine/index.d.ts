@@ -229,6 +229,9 @@ export class TypeError extends Error {
  * Represents an optional value that may or may not be present.
  * Used with optional chaining (.?/.[]?) and optional.* helpers.
  */
+/** Fork: the nanoseconds (0..999999) of a timestamp below its millisecond. */
+export function subMillisecondNanos(date: Date): number
+
 export class Optional<T = unknown> {
   /**
    * Create a new Optional with a value.

@@ -1,4 +1,4 @@
-import {UnsignedInt, Duration} from './functions.js'
+import {UnsignedInt, Duration, compareTimestamps, timestampNanoseconds} from './functions.js'
 import {evaluationError} from './errors.js'
 import {mapGet} from './map-keys.js'
 import {isArray, hasOwn, objKeys, MIN_UINT, MIN_INT, MAX_INT} from './globals.js'
@@ -60,8 +60,14 @@ export function registerOverloads(registry) {
   binaryOverload(GPD, '==', GPD, (a, b) => a.seconds === b.seconds && a.nanos === b.nanos)
 
   const GPT = 'google.protobuf.Timestamp'
-  binaryOverload(GPT, '==', GPT, (a, b) => a.getTime() === b.getTime())
-  binaryOverload(GPT, '-', GPT, (a, b) => Duration.fromMilliseconds(a.getTime() - b.getTime()), GPD)
+  binaryOverload(GPT, '==', GPT, (a, b) => compareTimestamps(a, b) === 0)
+  binaryOverload(
+    GPT,
+    '-',
+    GPT,
+    (a, b) => Duration.fromNanoseconds(timestampNanoseconds(a) - timestampNanoseconds(b)),
+    GPD
+  )
   binaryOverload(GPT, '-', GPD, (a, b) => b.subtractTimestamp(a))
   binaryOverload(GPT, '+', GPD, (a, b) => b.extendTimestamp(a))
   binaryOverload(GPD, '+', GPT, (a, b) => a.extendTimestamp(b), GPT)
@@ -169,13 +175,18 @@ export function registerOverloads(registry) {
     return new UnsignedInt(a.valueOf() % b.valueOf())
   })
 
+  // Fork: timestamps compare to the nanosecond.
+  binaryOverload(GPT, '<', GPT, (a, b) => compareTimestamps(a, b) < 0)
+  binaryOverload(GPT, '<=', GPT, (a, b) => compareTimestamps(a, b) <= 0)
+  binaryOverload(GPT, '>', GPT, (a, b) => compareTimestamps(a, b) > 0)
+  binaryOverload(GPT, '>=', GPT, (a, b) => compareTimestamps(a, b) >= 0)
+
   for (const [left, right] of [
     ['bool', 'bool'],
     ['int', 'int'],
     ['uint', 'uint'],
     ['double', 'double'],
     ['string', 'string'],
-    ['google.protobuf.Timestamp', 'google.protobuf.Timestamp'],
     ['google.protobuf.Duration', 'google.protobuf.Duration'],
     ['int', 'uint'],
     ['int', 'double'],

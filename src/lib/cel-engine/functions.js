@@ -275,7 +275,7 @@ export function registerFunctions(registry) {
   functionOverload('int(int): int', identity)
   // Fork: "Double to int conversions are limited to (minInt, maxInt) non-inclusive" (langdef.md).
   functionOverload('int(double): int', (v) => {
-    if (v > -9223372036854775808 && v < 9223372036854775807) return BigInt(Math.trunc(v))
+    if (v > -9223372036854775808 && v < 9223372036854775808) return BigInt(Math.trunc(v))
     throw evaluationError('numeric_overflow', 'int() type error: integer overflow')
   })
 
@@ -302,7 +302,7 @@ export function registerFunctions(registry) {
   })
   functionOverload('uint(double): uint', (v) => {
     try {
-      if (!(v > -1 && v < 18446744073709551615)) throw new RangeError('out of range')
+      if (!(v > -1 && v < 18446744073709551616)) throw new RangeError('out of range')
       return new UnsignedInt(Math.trunc(v))
     } catch (e) {
       throw evaluationError('numeric_overflow', 'uint() type error: unsigned integer overflow')

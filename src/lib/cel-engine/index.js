@@ -1,3 +1,5 @@
+// weft's fork of @marcbachmann/cel-js 8.0.0. Copyright (c) 2025 Marc Bachmann, MIT License: the
+// full text is in LICENSE beside this file; README.md lists weft's changes.
 import {ParseError, EvaluationError, TypeError} from './errors.js'
 import {parse, evaluate, check, Environment} from './evaluator.js'
 import {serialize} from './serialize.js'

@@ -1,42 +1,13 @@
 import {evaluationError} from './errors.js'
 import {TYPES, Type} from './registry.js'
 import {register as registerOptional} from './optional.js'
-import {objKeys, arrayFrom, MIN_UINT, MAX_UINT, MIN_INT, MAX_INT} from './globals.js'
+import {objKeys, arrayFrom, MIN_INT, MAX_INT} from './globals.js'
 import {wallClock} from './time-zones.js'
+import {UnsignedInt} from './unsigned-int.js'
 
-export class UnsignedInt {
-  #value
-  constructor(value) {
-    this.verify(typeof value === 'bigint' ? value : BigInt(value))
-  }
-
-  get value() {
-    return this.#value
-  }
-
-  valueOf() {
-    return this.#value
-  }
-
-  toString() {
-    return `${this.#value}`
-  }
-
-  verify(v) {
-    if (v < MIN_UINT || v > MAX_UINT) {
-      throw evaluationError('numeric_overflow', 'Unsigned integer overflow')
-    }
-    this.#value = v
-  }
-
-  get [Symbol.toStringTag]() {
-    return `value = ${this.#value}`
-  }
-
-  [Symbol.for('nodejs.util.inspect.custom')]() {
-    return `UnsignedInteger { value: ${this.#value} }`
-  }
-}
+// Fork: UnsignedInt lives in unsigned-int.js, so registry.js need not import this file (which
+// imports registry.js).
+export {UnsignedInt}
 
 const billion = 1_000_000_000
 const billionBigInt = 1_000_000_000n

@@ -3,7 +3,7 @@
 // turned them into strings, and `{1: 'a'}` answered to the key '1'). Numeric keys of different
 // types are equal, as numbers are (langdef.md, heterogeneous equality).
 import {evaluationError} from './errors.js'
-import {UnsignedInt} from './functions.js'
+import {UnsignedInt} from './unsigned-int.js'
 import {hasOwn} from './globals.js'
 
 function isKey(key) {

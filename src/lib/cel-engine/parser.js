@@ -1,4 +1,4 @@
-import {UnsignedInt} from './functions.js'
+import {UnsignedInt} from './unsigned-int.js'
 import {parseError} from './errors.js'
 import {OPERATORS as OPS} from './operators.js'
 import {RESERVED, isAsync} from './globals.js'

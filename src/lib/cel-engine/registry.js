@@ -1,6 +1,6 @@
 import {EvaluationError, evaluationError} from './errors.js'
 import {mapGet} from './map-keys.js'
-import {UnsignedInt} from './functions.js'
+import {UnsignedInt} from './unsigned-int.js'
 import {Optional, OPTIONAL_NONE, toggleOptionalTypes} from './optional.js'
 import {isAsync, hasOwn, objFreeze, objKeys, objEntries, RESERVED} from './globals.js'
 

@@ -336,4 +336,92 @@ describe('records archive in Parquet files', () => {
     );
     assert.equal(await eventsOf([staged, ...late]), 0);
   });
+
+  test('erasure removes one record everywhere (hot, history, files) and records it in the chain, which still verifies', async () => {
+    const erase = (body: Record<string, unknown>, roles = ['platform-admin']) =>
+      app.call('POST', '/api/platform/erase', { body, roles });
+    const verify = async (id: string) =>
+      (await app.call('POST', '/api/platform/audit/verify', { body: { schema: path, id } })).json<
+        Data<{ valid: boolean; events: number; erased?: unknown[] }>
+      >().data;
+    const events = async (id: string) =>
+      (await app.call('GET', `/api/platform/audit?schema=${path}&entity_id=${id}`)).json<
+        Data<{ operation: string; old_value: unknown; new_value: unknown; erased_at?: string }[]>
+      >().data;
+
+    const hot = await create();
+    assert.equal(
+      (await app.call('PATCH', `/api/${path}/${hot.id}`, { body: { version: 1, count: 3 } })).statusCode,
+      200,
+    );
+    assert.equal(
+      (await erase({ schema: path, id: hot.id, reason: 'GDPR art. 17' }, ['admin'])).statusCode,
+      403,
+    );
+    assert.equal((await erase({ schema: path, id: hot.id })).statusCode, 400, 'a reason is required');
+    assert.equal((await erase({ schema: path, id: hot.id, reason: 'x', extra: 1 })).statusCode, 400);
+    const erased = await erase({ schema: path, id: hot.id, reason: 'GDPR art. 17' });
+    assert.equal(erased.statusCode, 200, erased.body);
+    assert.deepEqual(erased.json<Data<Record<string, unknown>>>().data, {
+      schema: path,
+      id: hot.id,
+      hot: true,
+      history_rows: 2,
+      staged_copies: 0,
+      file_sets: 0,
+      snapshot_rows: 0,
+      audit_events: 2,
+    });
+    assert.equal((await app.call('GET', `/api/${path}/${hot.id}`)).statusCode, 404);
+    const chain = await events(hot.id);
+    assert.deepEqual(
+      chain.map((event) => [
+        event.operation,
+        event.old_value,
+        event.new_value,
+        event.erased_at !== undefined,
+      ]),
+      [
+        ['ERASE', null, { reason: 'GDPR art. 17' }, false],
+        ['UPDATE', null, null, true],
+        ['CREATE', null, null, true],
+      ],
+    );
+    const checked = await verify(hot.id);
+    assert.equal(checked.valid, true, JSON.stringify(checked));
+    assert.equal(checked.events, 3);
+    assert.equal(checked.erased?.length, 2);
+    assert.equal(
+      (await erase({ schema: path, id: '00000000-0000-4000-8000-999999999999', reason: 'x' })).statusCode,
+      404,
+    );
+
+    // A record archived to files: its set is rewritten without it; its neighbours stay.
+    const [gone, kept] = [await create(), await create()];
+    clock.advance(31 * day);
+    await job(true).runOnce();
+    assert.equal((await app.call('GET', `/api/${path}/${gone.id}/archive`)).statusCode, 200);
+    const fromFiles = await erase({ schema: path, id: gone.id, reason: 'customer request' });
+    assert.equal(fromFiles.statusCode, 200, fromFiles.body);
+    assert.equal(fromFiles.json<Data<{ file_sets: number }>>().data.file_sets, 1);
+    assert.equal((await app.call('GET', `/api/${path}/${gone.id}/archive`)).statusCode, 404);
+    assert.equal((await app.call('GET', `/api/${path}/${kept.id}/archive`)).statusCode, 200);
+    assert.equal(
+      (await app.service.archiveFiles.copiesOf(app.database.pool, path, gone.id)).length,
+      0,
+      'no file holds the record any more',
+    );
+    const archivedChain = await verify(gone.id);
+    assert.equal(archivedChain.valid, true, JSON.stringify(archivedChain));
+    assert.deepEqual(
+      (await events(gone.id)).map((event) => event.operation),
+      ['ERASE', 'ARCHIVE', 'CREATE'],
+    );
+    // Tampering with an erased event's link is still found.
+    await app.database.pool.query(
+      `UPDATE records.audit_events SET previous_hash = 'x' WHERE entity_id = $1 AND operation = 'ARCHIVE'`,
+      [gone.id],
+    );
+    assert.equal((await verify(gone.id)).valid, false);
+  });
 });

@@ -28,7 +28,15 @@ CREATE TABLE records_archive.superseded_copies (
   record_id uuid NOT NULL,
   PRIMARY KEY (file_set_id, record_id)
 );
-REVOKE ALL ON records_archive.files, records_archive.superseded_copies FROM PUBLIC;
+-- File sets being written: a row is committed before the first object is uploaded and removed in
+-- the transaction that lists the set, so a crash in between leaves a row the sweep uses to remove
+-- the unlisted objects (an old row is an export that died).
+CREATE TABLE records_archive.pending_file_sets (
+  object_prefix text PRIMARY KEY,
+  schema_path text NOT NULL,
+  started_at timestamptz NOT NULL DEFAULT now()
+);
+REVOKE ALL ON records_archive.files, records_archive.superseded_copies, records_archive.pending_file_sets FROM PUBLIC;
 -- The runtime login reads the manifest to find archived records; only the owner (the archive job)
 -- adds, rewrites or removes file sets.
 DO $$

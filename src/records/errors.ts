@@ -1,5 +1,6 @@
 import type { ErrorCatalogue } from '../platform/http/error-catalogue.js';
 import { ServiceError } from '../platform/http/service-error.js';
+import { ObjectStoreUnavailableError } from './archive/store/object-store.js';
 
 /** One field of a request that failed validation, and why. */
 export interface FieldProblem {
@@ -95,6 +96,8 @@ export const RecordsErrors = {
   searchUnavailable: () =>
     new ServiceError(503, 'TYPESENSE_UNAVAILABLE', 'The search service is unavailable; retry later'),
   databaseUnavailable: () => new ServiceError(503, 'POSTGRES_UNAVAILABLE', 'The database is unavailable'),
+  archiveStoreUnavailable: () =>
+    new ServiceError(503, 'ARCHIVE_STORE_UNAVAILABLE', 'The archive store is unavailable; retry later'),
   requestTimeout: (message: string) => new ServiceError(408, 'REQUEST_TIMEOUT', message),
   notReady: () => new ServiceError(503, 'NOT_READY', 'The schemas are still loading'),
 } as const;
@@ -134,6 +137,8 @@ export const recordsErrorCatalogue: ErrorCatalogue = {
   notFound: (method, url) => RecordsErrors.notFound(`No route ${method} ${url.split('?')[0] ?? ''}`),
   internal: () => RecordsErrors.internal(),
   unavailable: () => RecordsErrors.databaseUnavailable(),
+  fromError: (error) =>
+    error instanceof ObjectStoreUnavailableError ? RecordsErrors.archiveStoreUnavailable() : undefined,
   render: (error, requestId) => ({
     code: error.code,
     message: error.message,

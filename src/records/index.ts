@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Registry } from 'prom-client';
 import type { Config } from '../platform/config/index.js';
@@ -36,9 +35,11 @@ import { RecordService } from './crud/record-service.js';
 import { ArchiveJob } from './archive/archive-job.js';
 import { ArchiveFiles } from './archive/files/archive-files.js';
 import { DuckEngine } from './archive/files/duck-engine.js';
-import { LocalObjectStore } from './archive/store/local-object-store.js';
+import { createObjectStore } from './archive/store/create-object-store.js';
 import type { ObjectStore } from './archive/store/object-store.js';
 import { registerArchiveRoutes } from './archive/routes.js';
+import { registerErasureRoutes } from './erasure/routes.js';
+import { finishInterruptedErasures } from './erasure/erase-record.js';
 import { ArchiveService } from './archive/archive-service.js';
 import { AuditAnchorJob } from './audit/anchor-job.js';
 import { AuthAuditRetention } from './auth-audit/auth-audit-retention.js';
@@ -183,11 +184,18 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   const cursors = new CursorCodec(await loadCursorKey(ownerPool));
   const snapshots = new SnapshotJob(ownerPool, registry, logger);
   const archiveFiles = new ArchiveFiles(
-    deps.archiveStore ?? new LocalObjectStore(path.join(config.dataDir, 'archive')),
+    deps.archiveStore ?? createObjectStore(config.records.archive),
     new DuckEngine(),
     logger,
   );
-  const archive = new ArchiveJob({ pool: ownerPool, registry, clock, logger, files: archiveFiles });
+  const archive = new ArchiveJob({
+    pool: ownerPool,
+    registry,
+    clock,
+    logger,
+    files: archiveFiles,
+    beforeRun: () => finishInterruptedErasures(ownerPool, archiveFiles, registry, 600),
+  });
   const { audit } = config.records;
   const signer = audit.signingKey === undefined ? undefined : Ed25519Signer.fromPem(audit.signingKey);
   const anchors = signer ? await AnchorStore.open(audit.anchorDir, signer) : undefined;
@@ -269,6 +277,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
       }),
       cursors,
     });
+    registerErasureRoutes(scope, { ownerPool, registry, files: archiveFiles });
     registerSearchRoutes(scope, {
       registry,
       access: recordAccess,

@@ -84,6 +84,8 @@ export interface SchemaIndex {
 export interface ArchiveSpec {
   afterDays: number;
   condition?: unknown;
+  /** Days an archived record is kept after its archival; kept for ever when unset. */
+  retainDays?: number;
 }
 
 /** Who is calling, after authentication. */

@@ -34,6 +34,26 @@ spec:
     afterDays: 30
     condition: { field: status, op: eq, value: closed }
 `;
+const logsPath = 'acme/ops/fleet/logs/v1';
+const logsYaml = `
+apiVersion: weft.dev/v1
+kind: SchemaDefinition
+metadata: { name: logs-v1 }
+spec:
+  org: acme
+  app: ops
+  domain: fleet
+  object: logs
+  version: v1
+  timeMachine: true
+  fields:
+    - { name: line, type: string, required: true }
+  access:
+    roles: { create: [admin], read: [admin], update: [admin], delete: [admin] }
+  archive:
+    afterDays: 30
+    retainDays: 40
+`;
 const day = 86_400_000;
 type Data<T> = { data: T; pagination?: { has_more: boolean; cursor: string | null } };
 type Reading = Record<string, unknown> & { id: string; version: number };
@@ -50,7 +70,7 @@ describe('records archive in Parquet files', () => {
       ...(files ? { files: app.service.archiveFiles, fileSetSize: 7 } : {}),
     });
   before(async () => {
-    app = await startRecordsApp({}, { resources: { 'readings.yaml': yaml } });
+    app = await startRecordsApp({}, { resources: { 'readings.yaml': yaml, 'logs.yaml': logsYaml } });
   });
   after(() => app.close());
 
@@ -244,5 +264,164 @@ describe('records archive in Parquet files', () => {
     assert.deepEqual([verifyAgain.valid, verifyAgain.events], [true, 6]);
     assert.equal((await allPages({})).length, records.length);
     void table;
+  });
+
+  test('retainDays deletes archived records past their age: staged rows, and file sets rewritten without them or removed', async () => {
+    const line = async (text: string) => {
+      const response = await app.call('POST', `/api/${logsPath}`, { body: { line: text } });
+      assert.equal(response.statusCode, 201, response.body);
+      return response.json<Data<Reading>>().data.id;
+    };
+    const status = async (id: string) => (await app.call('GET', `/api/${logsPath}/${id}/archive`)).statusCode;
+    const objects = async () => (await app.service.archiveFiles.store.list(`${logsPath}/`)).length;
+    const eventsOf = (ids: string[]) =>
+      count(`SELECT count(*) AS n FROM records.audit_events WHERE entity_id = ANY($1::uuid[])`, [ids]);
+    // Archival instants within one UTC month, well past afterDays for records created now.
+    const now = Date.now();
+    const monthStart = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth() + 3, 1, 10);
+    const at = (days: number) => {
+      clock.offset = monthStart + days * day - Date.now();
+    };
+    const early = [await line('a'), await line('b'), await line('c'), await line('d')];
+    at(0);
+    await job(false).runOnce();
+    const late = [await line('e'), await line('f'), await line('g')];
+    at(5);
+    await job(true).runOnce();
+    assert.equal(
+      await count(`SELECT count(*) AS n FROM records_archive.files WHERE schema_path = $1`, [logsPath]),
+      1,
+    );
+    assert.equal(await objects(), 4, 'three Parquet files and a manifest');
+
+    at(42);
+    const staged = await line('h');
+    await job(true).runOnce();
+    const sets = await app.database.pool.query<{ record_count: number }>(
+      `SELECT record_count FROM records_archive.files WHERE schema_path = $1 ORDER BY min_archived_at`,
+      [logsPath],
+    );
+    assert.deepEqual(
+      sets.rows,
+      [{ record_count: 3 }, { record_count: 1 }],
+      'the first set is rewritten without the four expired records; the new record has a set of its own',
+    );
+    for (const id of early) assert.equal(await status(id), 404);
+    for (const id of late) assert.equal(await status(id), 200);
+    assert.equal(await status(staged), 200);
+    assert.equal(await eventsOf(early), 0);
+    assert.equal(await objects(), 8, 'the replaced set is removed from the store');
+    const verify = await app.call('POST', '/api/platform/audit/verify', {
+      body: { schema: logsPath, id: late[0] },
+    });
+    assert.equal(verify.json<Data<{ valid: boolean }>>().data.valid, true);
+
+    at(50);
+    await job(true).runOnce();
+    assert.equal(
+      await count(`SELECT count(*) AS n FROM records_archive.files WHERE schema_path = $1`, [logsPath]),
+      1,
+    );
+    assert.equal(await objects(), 4);
+    for (const id of late) assert.equal(await status(id), 404);
+    assert.equal(await status(staged), 200, 'archived on day 42, kept until day 82');
+
+    at(90);
+    await job(true).runOnce();
+    assert.equal(await status(staged), 404);
+    assert.equal(await objects(), 0);
+    assert.equal(
+      await count(`SELECT count(*) AS n FROM records_archive.records WHERE record_id = $1`, [staged]),
+      0,
+    );
+    assert.equal(await eventsOf([staged, ...late]), 0);
+  });
+
+  test('erasure removes one record everywhere (hot, history, files) and records it in the chain, which still verifies', async () => {
+    const erase = (body: Record<string, unknown>, roles = ['platform-admin']) =>
+      app.call('POST', '/api/platform/erase', { body, roles });
+    const verify = async (id: string) =>
+      (await app.call('POST', '/api/platform/audit/verify', { body: { schema: path, id } })).json<
+        Data<{ valid: boolean; events: number; erased?: unknown[] }>
+      >().data;
+    const events = async (id: string) =>
+      (await app.call('GET', `/api/platform/audit?schema=${path}&entity_id=${id}`)).json<
+        Data<{ operation: string; old_value: unknown; new_value: unknown; erased_at?: string }[]>
+      >().data;
+
+    const hot = await create();
+    assert.equal(
+      (await app.call('PATCH', `/api/${path}/${hot.id}`, { body: { version: 1, count: 3 } })).statusCode,
+      200,
+    );
+    assert.equal(
+      (await erase({ schema: path, id: hot.id, reason: 'GDPR art. 17' }, ['admin'])).statusCode,
+      403,
+    );
+    assert.equal((await erase({ schema: path, id: hot.id })).statusCode, 400, 'a reason is required');
+    assert.equal((await erase({ schema: path, id: hot.id, reason: 'x', extra: 1 })).statusCode, 400);
+    const erased = await erase({ schema: path, id: hot.id, reason: 'GDPR art. 17' });
+    assert.equal(erased.statusCode, 200, erased.body);
+    assert.deepEqual(erased.json<Data<Record<string, unknown>>>().data, {
+      schema: path,
+      id: hot.id,
+      hot: true,
+      history_rows: 2,
+      staged_copies: 0,
+      file_sets: 0,
+      snapshot_rows: 0,
+      audit_events: 2,
+    });
+    assert.equal((await app.call('GET', `/api/${path}/${hot.id}`)).statusCode, 404);
+    const chain = await events(hot.id);
+    assert.deepEqual(
+      chain.map((event) => [
+        event.operation,
+        event.old_value,
+        event.new_value,
+        event.erased_at !== undefined,
+      ]),
+      [
+        ['ERASE', null, { reason: 'GDPR art. 17' }, false],
+        ['UPDATE', null, null, true],
+        ['CREATE', null, null, true],
+      ],
+    );
+    const checked = await verify(hot.id);
+    assert.equal(checked.valid, true, JSON.stringify(checked));
+    assert.equal(checked.events, 3);
+    assert.equal(checked.erased?.length, 2);
+    assert.equal(
+      (await erase({ schema: path, id: '00000000-0000-4000-8000-999999999999', reason: 'x' })).statusCode,
+      404,
+    );
+
+    // A record archived to files: its set is rewritten without it; its neighbours stay.
+    const [gone, kept] = [await create(), await create()];
+    clock.advance(31 * day);
+    await job(true).runOnce();
+    assert.equal((await app.call('GET', `/api/${path}/${gone.id}/archive`)).statusCode, 200);
+    const fromFiles = await erase({ schema: path, id: gone.id, reason: 'customer request' });
+    assert.equal(fromFiles.statusCode, 200, fromFiles.body);
+    assert.equal(fromFiles.json<Data<{ file_sets: number }>>().data.file_sets, 1);
+    assert.equal((await app.call('GET', `/api/${path}/${gone.id}/archive`)).statusCode, 404);
+    assert.equal((await app.call('GET', `/api/${path}/${kept.id}/archive`)).statusCode, 200);
+    assert.equal(
+      (await app.service.archiveFiles.copiesOf(app.database.pool, path, gone.id)).length,
+      0,
+      'no file holds the record any more',
+    );
+    const archivedChain = await verify(gone.id);
+    assert.equal(archivedChain.valid, true, JSON.stringify(archivedChain));
+    assert.deepEqual(
+      (await events(gone.id)).map((event) => event.operation),
+      ['ERASE', 'ARCHIVE', 'CREATE'],
+    );
+    // Tampering with an erased event's link is still found.
+    await app.database.pool.query(
+      `UPDATE records.audit_events SET previous_hash = 'x' WHERE entity_id = $1 AND operation = 'ARCHIVE'`,
+      [gone.id],
+    );
+    assert.equal((await verify(gone.id)).valid, false);
   });
 });

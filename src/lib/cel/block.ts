@@ -1,4 +1,4 @@
-import type { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '../cel-engine/index.js';
 import { replaceInCode } from './source-scan.js';
 
 /** The variable a `cel.index(n)` slot of `cel.block` is bound to. */

@@ -1,4 +1,4 @@
-import * as celRuntime from '@marcbachmann/cel-js';
+import * as celRuntime from '../cel-engine/index.js';
 
 /** cel-js's duration value (the package does not declare its class). */
 export interface Duration {
@@ -61,9 +61,11 @@ export function doubleText(value: number): string {
 
 /** A timestamp in RFC 3339 with as many fraction digits as it needs (`2009-02-13T23:31:30Z`). */
 export function timestampText(value: Date): string {
+  const nanos = celRuntime.subMillisecondNanos(value);
   return value
     .toISOString()
-    .replace(/\.000Z$/, 'Z')
+    .replace(/Z$/, `${String(nanos).padStart(6, '0')}Z`)
+    .replace(/\.0+Z$/, 'Z')
     .replace(/(\.\d*?)0+Z$/, '$1Z');
 }
 
@@ -108,7 +110,12 @@ export function celEquals(a: CelValue, b: CelValue): boolean {
     return a.hasValue() === b.hasValue() && (!a.hasValue() || celEquals(a.value(), b.value()));
   }
   if (a instanceof Date || b instanceof Date)
-    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+    return (
+      a instanceof Date &&
+      b instanceof Date &&
+      a.getTime() === b.getTime() &&
+      celRuntime.subMillisecondNanos(a) === celRuntime.subMillisecondNanos(b)
+    );
   if (isDuration(a) || isDuration(b))
     return isDuration(a) && isDuration(b) && a.seconds === b.seconds && a.nanos === b.nanos;
   if (a instanceof Uint8Array || b instanceof Uint8Array)

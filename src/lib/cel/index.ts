@@ -1,4 +1,4 @@
-import type { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '../cel-engine/index.js';
 import { registerBlock } from './block.js';
 import { registerMathExtensions } from './math-extensions.js';
 import { registerOptionalEntries } from './optional-entries.js';

@@ -1,4 +1,4 @@
-import type { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '../cel-engine/index.js';
 import { isUint, makeUint, MAX_INT, MIN_INT, noSuchOverload, type CelValue } from './cel-values.js';
 
 /** The `math` namespace of CEL's math extension (a constant the functions hang on). */

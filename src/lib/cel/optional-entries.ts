@@ -1,4 +1,4 @@
-import { Optional, type Environment } from '@marcbachmann/cel-js';
+import { Optional, type Environment } from '../cel-engine/index.js';
 import { celEquals, type CelValue } from './cel-values.js';
 import { closingBracket, maskLiterals } from './source-scan.js';
 

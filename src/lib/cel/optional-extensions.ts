@@ -1,4 +1,4 @@
-import { Optional, type Environment } from '@marcbachmann/cel-js';
+import { Optional, subMillisecondNanos, type Environment } from '../cel-engine/index.js';
 import { celEquals, isDuration, isUint, mapEntries, type CelValue } from './cel-values.js';
 
 /** True for a CEL zero value: null, false, 0, 0.0, 0u, "", b"", [], {}, a zero duration, the epoch. */
@@ -6,7 +6,7 @@ export function isZeroValue(value: CelValue): boolean {
   if (value === null || value === false || value === 0n || value === 0 || value === '') return true;
   if (isUint(value)) return value.value === 0n;
   if (value instanceof Uint8Array || Array.isArray(value)) return value.length === 0;
-  if (value instanceof Date) return value.getTime() === 0;
+  if (value instanceof Date) return value.getTime() === 0 && subMillisecondNanos(value) === 0;
   if (isDuration(value)) return value.seconds === 0n && value.nanos === 0;
   if (value instanceof Optional) return false;
   return typeof value === 'object' && mapEntries(value).length === 0;

@@ -1,4 +1,4 @@
-import type { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '../cel-engine/index.js';
 import { formatString } from './string-format.js';
 
 /** The `strings` namespace of CEL's strings extension (a constant `strings.quote` hangs on). */

@@ -1,4 +1,4 @@
-import type { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '../cel-engine/index.js';
 import { durationText, timestampText, type Duration } from './cel-values.js';
 
 const TS = 'google.protobuf.Timestamp';

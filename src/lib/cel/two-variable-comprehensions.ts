@@ -1,4 +1,4 @@
-import type { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '../cel-engine/index.js';
 import { makeUint, mapEntries } from './cel-values.js';
 
 /** What cel-js hands a macro: the call's syntax nodes. */

@@ -1,7 +1,15 @@
 import type { FunctionDefinition, LiteralValue, Node, Script } from './ast.js';
 import { parseError, RhaiError } from './errors.js';
 import { getIndex, setIndex } from './indexing.js';
-import { binaryOperation, asFunctionPointer, compare, contains, noOperator, unary } from './operators.js';
+import {
+  binaryOperation,
+  asFunctionPointer,
+  blobAppendix,
+  compare,
+  contains,
+  noOperator,
+  unary,
+} from './operators.js';
 import type { DynamicScope, Evaluator, ScriptFunction, Slot } from './evaluation-context.js';
 import { Frame } from './evaluation-context.js';
 import {
@@ -54,6 +62,8 @@ interface VarInfo {
   name: string;
   slot: number;
   isConst: boolean;
+  /** Declared again in the block that declared it: Rhai reuses the entry, the scope does not grow. */
+  redeclared?: boolean;
 }
 
 class FunctionScope {
@@ -66,10 +76,17 @@ class FunctionScope {
     readonly parent: FunctionScope | undefined,
   ) {}
 
-  declare(name: string, isConst: boolean): VarInfo {
-    const v = { name, slot: this.slotCount++, isConst };
+  declare(name: string, isConst: boolean, redeclared = false): VarInfo {
+    const v = { name, slot: this.slotCount++, isConst, redeclared };
     this.vars.push(v);
     return v;
+  }
+
+  /** Variables Rhai's scope holds at this point (a redeclaration in the same block is not one more). */
+  liveCount(): number {
+    let n = 0;
+    for (const v of this.vars) if (!v.redeclared) n++;
+    return n;
   }
 
   find(name: string): VarInfo | undefined {
@@ -106,6 +123,8 @@ export function compileScript(script: Script): CompiledScript {
 class Compiler {
   private scope = new FunctionScope('top', undefined);
   private blockDepth = 0;
+  /** Index in `scope.vars` where the innermost block's variables start. */
+  private blockStart = 0;
   private readonly topVars: { name: string; slot: number }[] = [];
   private readonly functions = new Map<string, ScriptFunction>();
   private closureId = 0;
@@ -203,9 +222,12 @@ class Compiler {
 
   private block(nodes: Node[]): Evaluator {
     const mark = this.scope.vars.length;
+    const outerStart = this.blockStart;
+    this.blockStart = mark;
     this.blockDepth++;
     const ev = this.sequence(nodes);
     this.blockDepth--;
+    this.blockStart = outerStart;
     this.scope.vars.length = mark;
     return ev;
   }
@@ -263,7 +285,12 @@ class Compiler {
 
   private letStatement(n: Extract<Node, { kind: 'let' }>): Evaluator {
     const init = n.operand ? this.owned(n.operand) : undefined;
-    const v = this.scope.declare(n.name, n.isConst);
+    const redeclared = this.scope.vars.slice(this.blockStart).some((x) => x.name === n.name);
+    // A redeclaration reuses its entry, so only a new variable can exceed the limit.
+    const live = this.scope.liveCount();
+    const more = redeclared ? 0 : 1;
+    const topLevel = this.scope.kind === 'top';
+    const v = this.scope.declare(n.name, n.isConst, redeclared);
     const slot = v.slot;
     const top = this.scope.kind === 'top' && this.blockDepth === 0;
     if (top) this.topVars.push({ name: n.name, slot });
@@ -271,6 +298,7 @@ class Compiler {
       const name = n.name;
       return (frame) => {
         countOperation(frame.context);
+        frame.context.checkVariables(live, more, topLevel);
         const x = init ? init(frame) : undefined;
         frame.slots[slot] = x;
         frame.context.globalConstants.set(name, x);
@@ -280,12 +308,14 @@ class Compiler {
     if (!init) {
       return (frame) => {
         countOperation(frame.context);
+        frame.context.checkVariables(live, more, topLevel);
         frame.slots[slot] = undefined;
         return undefined;
       };
     }
     return (frame) => {
       countOperation(frame.context);
+      frame.context.checkVariables(live, more, topLevel);
       frame.slots[slot] = init(frame);
       return undefined;
     };
@@ -924,6 +954,11 @@ class Compiler {
 
   private method(n: Extract<Node, { kind: 'method' }>): Evaluator {
     const { name, line, col } = n;
+    if (name === 'is_shared' && n.args.length === 0) {
+      // `x.is_shared()` is the keyword function `is_shared(x)` in method form.
+      const call: Node = { kind: 'call', name, namespace: [], args: [n.target], bang: false, line, col };
+      return this.specialCall(call)!;
+    }
     const safe = this.chainSafe(n);
     const argc = n.args.length;
     const obj = this.expression(n.target);
@@ -1020,6 +1055,7 @@ class Compiler {
         invoke: (thisRef, args) => {
           if (context.callDepth >= context.limits.maxCallLevels)
             throw runtimeError('ErrorStackOverflow', 'Stack overflow calling a closure');
+          context.checkVariables(0, params + captures.length, false);
           countOperation(context);
           const slots: Slot[] = new Array<Slot>(slotCount);
           for (let i = 0; i < args.length; i++) slots[i] = args[i];
@@ -1116,15 +1152,19 @@ class Compiler {
   private forLoop(n: Extract<Node, { kind: 'for' }>): Evaluator {
     const iter = this.owned(n.iter);
     const mark = this.scope.vars.length;
+    const live = this.scope.liveCount();
+    const topLevel = this.scope.kind === 'top';
     this.blockDepth++;
     const slot = this.scope.declare(n.name, false).slot;
     const counter = n.counter !== undefined ? this.scope.declare(n.counter, false).slot : -1;
+    const loopVariables = counter >= 0 ? 2 : 1;
     const body = this.expression(n.body);
     this.blockDepth--;
     this.scope.vars.length = mark;
     return (frame) => {
       const context = frame.context;
       countOperation(context);
+      context.checkVariables(live, loopVariables, topLevel);
       const src = iter(frame);
       let i = 0;
       const step = (v: RhaiValue): { stop: boolean; value: RhaiValue } | undefined => {
@@ -1203,6 +1243,8 @@ class Compiler {
   private tryCatch(n: Extract<Node, { kind: 'try' }>): Evaluator {
     const body = this.expression(n.body);
     const mark = this.scope.vars.length;
+    const live = this.scope.liveCount();
+    const topLevel = this.scope.kind === 'top';
     const errSlot = n.errVar !== undefined ? this.scope.declare(n.errVar, false).slot : -1;
     this.blockDepth++;
     const handler = this.expression(n.handler);
@@ -1219,7 +1261,10 @@ class Compiler {
         if (!(e instanceof RhaiError) || !isCatchable(e)) throw e;
         context.callDepth = level;
         context.control = 'none';
-        if (errSlot >= 0) frame.slots[errSlot] = errorValue(e);
+        if (errSlot >= 0) {
+          context.checkVariables(live, 1, topLevel);
+          frame.slots[errSlot] = errorValue(e);
+        }
         const prev = context.caught;
         context.caught = e;
         try {
@@ -1292,11 +1337,17 @@ function compound(context: Frame['context'], op: string, a: RhaiValue, b: RhaiVa
       for (const [k, v] of b) a.set(k, ownedValue(v));
       checkSize(context, a);
       return a;
-    } else if (a instanceof RhaiBlob && typeof b === 'number') {
-      const r = new Uint8Array(a.bytes.length + 1);
-      r.set(a.bytes);
-      r[a.bytes.length] = b & 0xff;
-      return new RhaiBlob(r);
+    } else if (a instanceof RhaiBlob) {
+      // `blob += INT | char | string | blob` appends (a byte, UTF-8 bytes, bytes) in place.
+      const more = blobAppendix(b);
+      if (more) {
+        const r = new Uint8Array(a.bytes.length + more.length);
+        r.set(a.bytes);
+        r.set(more, a.bytes.length);
+        a.bytes = r;
+        checkSize(context, a);
+        return a;
+      }
     }
   }
   return binaryOperation(context, op, a, b);

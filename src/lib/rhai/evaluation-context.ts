@@ -65,6 +65,17 @@ export class EvaluationContext {
     this.nextLimitCheck = Math.min(this.limits.maxOperations, this.operations + 256);
   }
 
+  /**
+   * Fails with `ErrorTooManyVariables` when a scope that already holds `live` variables cannot take
+   * `more` (Rhai's `max_variables`; the top level also holds the host's variables).
+   */
+  checkVariables(live: number, more: number, topLevel: boolean): void {
+    if (more === 0) return;
+    const n = live + more + (topLevel ? this.externals.size : 0);
+    if (n > this.limits.maxVariables)
+      throw new RhaiError('ErrorTooManyVariables', 'Too many variables defined');
+  }
+
   /** Script function by name and arity. */
   scriptFunction(name: string, arity: number): ScriptFunction | undefined {
     return this.functions.get(`${name}/${arity}`);

@@ -131,7 +131,8 @@ export class Lexer {
       }
       const c = this.peek();
       if (inInterp) {
-        if (c === '{') depth++;
+        // A map literal `#{` opens a brace the interpolation's closing `}` must not match.
+        if (c === '{' || (c === '#' && this.peek(1) === '{')) depth++;
         else if (c === '}') {
           if (depth === 0) {
             this.advance();

@@ -16,6 +16,8 @@ export interface RhaiLimits {
   maxArraySize: number;
   /** Entries in one object map (nested maps count towards the total). */
   maxMapSize: number;
+  /** Variables alive at once in one scope (a function's parameters count); optional, unlimited. */
+  maxVariables?: number;
   /** Wall-clock deadline of one run, checked every few hundred operations. */
   timeoutMs: number;
 }
@@ -43,6 +45,7 @@ export interface ResolvedLimits {
   maxStringSize: number;
   maxArraySize: number;
   maxMapSize: number;
+  maxVariables: number;
   timeoutMs: number;
 }
 
@@ -67,6 +70,7 @@ export function resolveLimits(partial: Partial<RhaiLimits> = {}): ResolvedLimits
     maxStringSize: unlimited(l.maxStringSize),
     maxArraySize: unlimited(l.maxArraySize),
     maxMapSize: unlimited(l.maxMapSize),
+    maxVariables: unlimited(l.maxVariables ?? 0),
     timeoutMs: unlimited(l.timeoutMs),
   };
 }

@@ -23,6 +23,7 @@ import {
   RhaiFloatRange,
   RhaiRange,
   RhaiTimestamp,
+  floatRelation,
   toDisplay,
   typeOf,
   valuesEqual,
@@ -140,11 +141,14 @@ export function binaryOperation(
     checkSize(context, r);
     return r;
   }
-  if (a instanceof RhaiBlob && b instanceof RhaiBlob && op === '+') {
-    const r = new Uint8Array(a.bytes.length + b.bytes.length);
+  if (a instanceof RhaiBlob && (b instanceof RhaiBlob || b instanceof RhaiChar) && op === '+') {
+    const more = blobAppendix(b)!;
+    const r = new Uint8Array(a.bytes.length + more.length);
     r.set(a.bytes);
-    r.set(b.bytes, a.bytes.length);
-    return new RhaiBlob(r);
+    r.set(more, a.bytes.length);
+    const blob = new RhaiBlob(r);
+    checkSize(context, blob);
+    return blob;
   }
   if (a instanceof RhaiTimestamp) return timeOp(op, a, b);
   throw noOperator(op, a, b);
@@ -175,6 +179,18 @@ function stringOp(context: EvaluationContext, op: string, a: RhaiValue, b: RhaiV
   throw noOperator(op, a, b);
 }
 
+const utf8 = new TextEncoder();
+
+/** The bytes `blob + x` / `blob += x` appends: an INT's low byte, a char's or string's UTF-8, a BLOB. */
+export function blobAppendix(x: RhaiValue): Uint8Array | undefined {
+  if (typeof x === 'number' || typeof x === 'bigint')
+    return Uint8Array.of(Number(BigInt.asUintN(8, BigInt(x))));
+  if (x instanceof RhaiChar) return utf8.encode(x.value);
+  if (typeof x === 'string') return utf8.encode(x);
+  if (x instanceof RhaiBlob) return x.bytes;
+  return undefined;
+}
+
 /** `==` and friends; values of different types are unequal and unordered (comparisons are false). */
 export function compare(op: string, a: RhaiValue, b: RhaiValue): boolean {
   if (op === '==') return valuesEqual(a, b);
@@ -191,7 +207,7 @@ export function compare(op: string, a: RhaiValue, b: RhaiValue): boolean {
       if ((ta === 'bigint' || ta === 'number') && (tb === 'bigint' || tb === 'number')) {
         cmp = (a as bigint) < (b as bigint) ? -1 : (a as bigint) > (b as bigint) ? 1 : 0;
       } else {
-        cmp = x - y;
+        return floatRelation(op, x, y);
       }
     } else {
       const s = strOf(a);

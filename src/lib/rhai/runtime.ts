@@ -99,6 +99,7 @@ export function callScript(
   if (context.callDepth >= context.limits.maxCallLevels) {
     throw runtimeError('ErrorStackOverflow', `Stack overflow calling function '${fn.name}'`);
   }
+  context.checkVariables(0, fn.arity, false);
   countOperation(context);
   const slots: Slot[] = new Array<Slot>(fn.slotCount);
   for (let i = 0; i < args.length; i++) slots[i] = args[i];

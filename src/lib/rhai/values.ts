@@ -200,29 +200,58 @@ export function toDebug(v: RhaiValue): string {
   if (Array.isArray(v)) return `[${v.map(toDebug).join(', ')}]`;
   if (v instanceof Map) {
     const parts: string[] = [];
-    for (const [k, x] of v)
-      parts.push(`${/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? k : JSON.stringify(k)}: ${toDebug(x)}`);
+    for (const [k, x] of v) parts.push(`${JSON.stringify(k)}: ${toDebug(x)}`);
     return `#{${parts.join(', ')}}`;
   }
   if (v instanceof FunctionPointer) return v.closure ? 'Fn(<closure>)' : `Fn(${v.name})`;
   if (v instanceof RhaiTimestamp) return '<timestamp>';
   if (v instanceof RhaiRange) return `${v.from}..${v.inclusive ? '=' : ''}${v.to}`;
   if (v instanceof RhaiFloatRange) return `${v.from}..${v.to}`;
-  return `[${Array.from(v.bytes, (b) => b.toString(16).padStart(2, '0')).join('')}]`;
+  // Rhai groups a BLOB's hex digits eight bytes at a time.
+  const hex = Array.from(
+    v.bytes,
+    (b, i) => (i > 0 && i % 8 === 0 ? ' ' : '') + b.toString(16).padStart(2, '0'),
+  );
+  return `[${hex.join('')}]`;
+}
+
+/**
+ * A comparison of two floats (or an INT and a float) as Rhai makes it: the difference relative to the
+ * larger magnitude (absolute when either is zero) within f64's epsilon counts as equal, so
+ * `0.1 + 0.2 == 0.3` and `0 < 1e-16` is false; NaN and infinities compare false.
+ */
+export function floatRelation(op: string, x: number, y: number): boolean {
+  const max = x * y === 0 ? 1 : Math.max(Math.abs(x), Math.abs(y));
+  const d = (x - y) / max;
+  switch (op) {
+    case '==':
+      return Math.abs(d) <= Number.EPSILON;
+    case '!=':
+      return Math.abs(d) > Number.EPSILON;
+    case '<':
+      return -d > Number.EPSILON;
+    case '<=':
+      return -d > -Number.EPSILON;
+    case '>':
+      return d > Number.EPSILON;
+    default:
+      return d > -Number.EPSILON;
+  }
 }
 
 /** Structural equality as Rhai's `==` (INT and FLOAT compare numerically; char equals 1-char string). */
 export function valuesEqual(a: RhaiValue, b: RhaiValue): boolean {
-  if (a === b) return true;
   const ta = typeof a;
   const tb = typeof b;
-  if ((ta === 'number' || ta === 'bigint') && (tb === 'number' || tb === 'bigint')) return false;
   if (a instanceof RhaiFloat) {
-    if (b instanceof RhaiFloat) return a.value === b.value;
-    if (tb === 'number' || tb === 'bigint') return a.value === Number(b);
+    if (b instanceof RhaiFloat) return floatRelation('==', a.value, b.value);
+    if (tb === 'number' || tb === 'bigint') return floatRelation('==', a.value, Number(b));
     return false;
   }
-  if (b instanceof RhaiFloat) return (ta === 'number' || ta === 'bigint') && Number(a) === b.value;
+  if (b instanceof RhaiFloat)
+    return (ta === 'number' || ta === 'bigint') && floatRelation('==', Number(a), b.value);
+  if (a === b) return true;
+  if ((ta === 'number' || ta === 'bigint') && (tb === 'number' || tb === 'bigint')) return false;
   if (a instanceof RhaiChar)
     return (b instanceof RhaiChar && a.value === b.value) || (tb === 'string' && a.value === b);
   if (b instanceof RhaiChar) return ta === 'string' && a === b.value;

@@ -436,6 +436,63 @@ export const environmentSchema = Type.Object({
     minimum: 1,
     description: 'Archive queries per minute per actor',
   }),
+  RECORDS_ARCHIVE_URL: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'Where archive files live: a path, `file:///abs/path` or `s3://bucket/prefix`; WEFT_DATA_DIR/archive when unset',
+    }),
+  ),
+  RECORDS_ARCHIVE_S3_ENDPOINT: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        'Endpoint of an S3-compatible store (`http://127.0.0.1:9000`; path-style requests); AWS S3 of AWS_REGION when unset',
+    }),
+  ),
+  AWS_ENDPOINT_URL_S3: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description: 'The AWS standard name of the S3 endpoint; RECORDS_ARCHIVE_S3_ENDPOINT wins',
+    }),
+  ),
+  AWS_REGION: Type.String({
+    default: 'us-east-1',
+    pattern: '^[a-z0-9-]+$',
+    description: 'Region of the archive bucket',
+  }),
+  AWS_ACCESS_KEY_ID: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Access key of the archive bucket; the AWS SDK default credential chain when unset',
+    }),
+  ),
+  AWS_SECRET_ACCESS_KEY: Type.Optional(
+    Type.String({ minLength: 1, description: 'Secret key of the archive bucket (with AWS_ACCESS_KEY_ID)' }),
+  ),
+  AWS_SESSION_TOKEN: Type.Optional(
+    Type.String({ minLength: 1, description: 'Session token of temporary archive bucket credentials' }),
+  ),
+  RECORDS_ARCHIVE_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    maximum: 600_000,
+    description:
+      'Longest wait for the archive bucket per attempt (connecting, then any silence); 3 attempts, then 503',
+  }),
+  RECORDS_ARCHIVE_CACHE_DIR: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'Folder of the local copies of archive objects (S3); WEFT_DATA_DIR/archive-cache when unset',
+    }),
+  ),
+  RECORDS_ARCHIVE_CACHE_MB: Type.Integer({
+    default: 1024,
+    minimum: 1,
+    maximum: 1_048_576,
+    description: 'Size bound of that download cache; least recently used copies are removed first',
+  }),
 });
 
 /** The environment after defaults and type conversion. */

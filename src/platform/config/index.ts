@@ -9,3 +9,9 @@ export {
   type LongPollLimits,
 } from './load-config.js';
 export { environmentSchema, environmentVariableNames } from './environment.js';
+export type {
+  ArchiveStoreConfig,
+  ArchiveStoreCredentials,
+  FileArchiveStoreConfig,
+  S3ArchiveStoreConfig,
+} from './archive-store-config.js';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Value from 'typebox/value';
 import type { DatabaseTimeouts } from '../database/pool.js';
 import { Ed25519Signer, pemFromEnvironment } from '../crypto/ed25519-signer.js';
+import { archiveStoreConfigOf, type ArchiveStoreConfig } from './archive-store-config.js';
 import { environmentSchema, environmentVariableNames, type Environment } from './environment.js';
 
 /** The typed, frozen configuration of one weft process. Nothing else reads `process.env`. */
@@ -159,6 +160,8 @@ export interface RecordsConfig {
   readonly audit: RecordsAuditConfig;
   /** Days an auth audit entry is kept (RECORDS_AUTH_AUDIT_RETENTION_DAYS); undefined: kept. */
   readonly authAuditRetentionDays: number | undefined;
+  /** Where the archive files live. */
+  readonly archive: ArchiveStoreConfig;
 }
 
 /** Anchoring of the audit chain outside the database (docs/records/audit.md). */
@@ -192,7 +195,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       const variable = error.instancePath.replace(/^\//, '') || '(environment)';
       // Keys, passwords and URLs (which may carry a password) are never echoed back.
       const shown =
-        variable in raw && !/KEY|PASSWORD|SECRET|URL/.test(variable)
+        variable in raw && !/KEY|PASSWORD|SECRET|TOKEN|URL/.test(variable)
           ? ` (got ${JSON.stringify(raw[variable])})`
           : '';
       return `${variable}: ${error.message}${allowedValues(variable)}${shown}`;
@@ -214,6 +217,8 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     throw new ConfigError(
       `Invalid configuration:\n  WORKFLOW_LEADER_HEARTBEAT_MS: must be shorter than WORKFLOW_LEADER_LEASE_MS (${env.WORKFLOW_LEADER_LEASE_MS})`,
     );
+  const archive = archiveStoreConfigOf(env);
+  if (typeof archive === 'string') throw new ConfigError(`Invalid configuration:\n  ${archive}`);
   const badProxy = env.RECORDS_TRUSTED_PROXIES.split(',')
     .map((entry) => entry.trim())
     .find((entry) => entry !== '' && !isAddressOrCidr(entry));
@@ -331,6 +336,7 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
         anchorIntervalMilliseconds: env.RECORDS_AUDIT_ANCHOR_INTERVAL_MS,
       },
       authAuditRetentionDays: env.RECORDS_AUTH_AUDIT_RETENTION_DAYS,
+      archive,
       secretEnvironment: secretEnvironmentOf(source),
     },
   });

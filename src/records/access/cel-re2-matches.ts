@@ -1,4 +1,4 @@
-import { Environment } from '@marcbachmann/cel-js';
+import { Environment } from '../../lib/cel-engine/index.js';
 import { compileRe2, Re2PatternError } from '../../lib/re2/re2-pattern.js';
 
 /**

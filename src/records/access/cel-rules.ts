@@ -1,4 +1,4 @@
-import { Environment } from '@marcbachmann/cel-js';
+import { Environment } from '../../lib/cel-engine/index.js';
 import type { AbacRule, Identity, Operation } from '../types.js';
 import { registerCelExtensions, withBlockReferences, withPlainSyntax } from '../../lib/cel/index.js';
 import { registerRe2Matches, withRe2Matches } from './cel-re2-matches.js';
@@ -49,7 +49,9 @@ export const celEnvironmentOptions = {
  * A CEL environment with the service's options, CEL extensions and RE2 `matches` (the conformance
  * test runs on it too, with undeclared variables allowed).
  */
-export function celEnvironment(options: { unlistedVariablesAreDyn?: boolean } = {}): Environment {
+export function celEnvironment(
+  options: { unlistedVariablesAreDyn?: boolean; uncheckedEvaluation?: boolean } = {},
+): Environment {
   return registerRe2Matches(registerCelExtensions(new Environment({ ...celEnvironmentOptions, ...options })));
 }
 

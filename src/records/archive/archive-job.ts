@@ -10,7 +10,8 @@ import { parseArchiveWhere } from './archive-spec.js';
 import { insertArchivedCopies, insertArchivedHistory } from './archive-repository.js';
 import { ColdPartitions } from './cold-partitions.js';
 import type { ArchiveFiles } from './files/archive-files.js';
-import { exportBatch } from './files/export-staged.js';
+import { applyRetention } from './files/apply-retention.js';
+import { exportBatch, sweepUnlisted } from './files/export-staged.js';
 
 /** Options of the archive job. */
 export interface ArchiveJobOptions {
@@ -26,6 +27,10 @@ export interface ArchiveJobOptions {
   files?: ArchiveFiles;
   /** Records per file set (default 50 000). */
   fileSetSize?: number;
+  /** Runs first in every run (the service finishes interrupted erasures there); resolves with a count to log. */
+  beforeRun?: () => Promise<number>;
+  /** Age (database clock) past which an unlisted upload belongs to an export that died (default 3600 s; one takes seconds). */
+  staleUploadSeconds?: number;
 }
 
 const dayMilliseconds = 86_400_000;
@@ -71,6 +76,13 @@ export class ArchiveJob {
   }
 
   private async archiveAll(): Promise<number> {
+    const { files, beforeRun } = this.options;
+    const finished = await beforeRun?.();
+    if (finished) this.options.logger.warn({ finished }, 'finished erasures a crash had interrupted');
+    if (files) {
+      const swept = await sweepUnlisted(this.options.pool, files, this.options.staleUploadSeconds ?? 3600);
+      if (swept > 0) this.options.logger.warn({ swept }, 'removed archive file sets an export left unlisted');
+    }
     let moved = 0;
     for (const schema of this.options.registry.all()) {
       if (!schema.definition.archive) continue;
@@ -101,6 +113,9 @@ export class ArchiveJob {
       if (exported > 0)
         this.options.logger.info({ schema: schema.path, exported }, 'archived records moved to files');
     }
+    const expired = await applyRetention(this.options.pool, files, schema, now);
+    if (expired > 0)
+      this.options.logger.info({ schema: schema.path, expired }, 'archived records past retainDays deleted');
     return moved;
   }
 

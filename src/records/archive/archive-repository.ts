@@ -533,3 +533,36 @@ export async function fileHistoryRowHashes(
   );
   return result.rows;
 }
+
+/** Staged records (not in hot storage) whose newest copy was archived before `cutoff` (retention). */
+export async function expiredStagedRecords(
+  db: Queryable,
+  schema: CompiledSchema,
+  cutoff: string,
+  limit: number,
+): Promise<string[]> {
+  const { rows } = await db.query<{ record_id: string }>(
+    `SELECT n.record_id::text FROM (
+       SELECT record_id, max(archived_at) AS at FROM records_archive.records WHERE schema_path = $1 GROUP BY record_id) n
+     WHERE n.at < $2 AND NOT EXISTS (SELECT 1 FROM ${schema.table} t WHERE t.id = n.record_id)
+     ORDER BY n.record_id LIMIT $3`,
+    [schema.path, cutoff, limit],
+  );
+  return rows.map((row) => row.record_id);
+}
+
+/** Removes every staged copy and history row of the records `ids` (retention, erasure; the owner). */
+export async function deleteStagedRecords(
+  db: Queryable,
+  schemaPath: string,
+  ids: readonly string[],
+): Promise<void> {
+  await db.query(
+    `DELETE FROM records_archive.records WHERE schema_path = $1 AND record_id = ANY($2::uuid[])`,
+    [schemaPath, ids],
+  );
+  await db.query(
+    `DELETE FROM records_archive.history WHERE schema_path = $1 AND record_id = ANY($2::uuid[])`,
+    [schemaPath, ids],
+  );
+}

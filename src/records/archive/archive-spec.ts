@@ -43,8 +43,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Validates `spec.archive {afterDays, condition}` of a definition whose fields are already valid:
- * `afterDays` an integer from 0 to 36500, `condition` a query DSL `where` over the schema's fields
+ * Validates `spec.archive {afterDays, condition, retainDays}` of a definition whose fields are
+ * already valid: `afterDays` an integer from 0 to 36500, `retainDays` (optional) from 1 to 36500, `condition` a query DSL `where` over the schema's fields
  * (system fields included). A field named `archived_at` is refused, since archived records carry it.
  */
 export function validateArchiveSpec(
@@ -54,7 +54,7 @@ export function validateArchiveSpec(
   const problems: ArchiveSpecProblem[] = [];
   if (!isRecord(raw)) return { problems: [{ path: 'spec.archive', reason: 'must be an object' }] };
   for (const key of Object.keys(raw))
-    if (key !== 'afterDays' && key !== 'condition')
+    if (key !== 'afterDays' && key !== 'condition' && key !== 'retainDays')
       problems.push({ path: `spec.archive.${key.slice(0, 100)}`, reason: 'is not an archive property' });
   const afterDays = raw.afterDays;
   if (
@@ -64,6 +64,18 @@ export function validateArchiveSpec(
     afterDays > maxAfterDays
   )
     problems.push({ path: 'spec.archive.afterDays', reason: `must be an integer from 0 to ${maxAfterDays}` });
+  const retainDays = raw.retainDays;
+  if (
+    retainDays !== undefined &&
+    (typeof retainDays !== 'number' ||
+      !Number.isInteger(retainDays) ||
+      retainDays < 1 ||
+      retainDays > maxAfterDays)
+  )
+    problems.push({
+      path: 'spec.archive.retainDays',
+      reason: `must be an integer from 1 to ${maxAfterDays}`,
+    });
   if (definition.fields.some((field) => field.name === archivedAtField))
     problems.push({
       path: 'spec.fields',
@@ -85,5 +97,6 @@ export function validateArchiveSpec(
   if (problems.length > 0) return { problems };
   const spec: ArchiveSpec = { afterDays: afterDays as number };
   if (raw.condition !== undefined) spec.condition = raw.condition;
+  if (retainDays !== undefined) spec.retainDays = retainDays as number;
   return { spec };
 }

@@ -17,11 +17,13 @@ export interface AuditRow {
   /** The history row this event covers (time-machine schemas; null for legacy events). */
   history_event_id: string | null;
   history_hash: string | null;
+  /** When the event's values were erased (ISO 8601 UTC); null for an intact event. */
+  erased_at: string | null;
 }
 
 const auditColumns = `event_id::text, to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "timestamp",
   actor, schema_path, entity_id::text, operation, version, old_value::text AS old_value, new_value::text AS new_value, previous_hash, hash,
-  history_event_id::text, history_hash`;
+  history_event_id::text, history_hash, to_char(erased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS erased_at`;
 
 /** Filters of `GET /platform/audit` (all optional; `beforeEventId` is the cursor position). */
 export interface AuditFilter {
@@ -56,13 +58,18 @@ export async function listAudit(db: Queryable, filter: AuditFilter, limit: numbe
 /** One link of a record's chain with the hash recomputed by Postgres from the stored content. */
 export interface ChainLink {
   event_id: string;
+  operation: string;
   version: number;
   previous_hash: string;
   hash: string;
   recomputed: string;
   history_event_id: string | null;
   history_hash: string | null;
+  /** When the event's values were erased (ISO 8601 UTC); null for an intact event. */
+  erased_at: string | null;
 }
+
+const erasedAtSql = `to_char(erased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS erased_at`;
 
 // The event's hashed content (records.append_audit): the history keys only when it has a link,
 // so events written before history joined the chain keep their hash.
@@ -78,8 +85,8 @@ const recomputedHashSql = `encode(sha256(convert_to(previous_hash || records.can
 export async function auditChain(db: Queryable, schemaPath: string, entityId: string): Promise<ChainLink[]> {
   const { rows } = await db.query<ChainLink>(
     statement(
-      `SELECT event_id::text, version, previous_hash, hash, ${recomputedHashSql} AS recomputed,
-         history_event_id::text, history_hash
+      `SELECT event_id::text, operation, version, previous_hash, hash, ${recomputedHashSql} AS recomputed,
+         history_event_id::text, history_hash, ${erasedAtSql}
        FROM records.audit_events WHERE schema_path = $1 AND entity_id = $2 ORDER BY audit_events.event_id`,
       [schemaPath, entityId],
     ),
@@ -99,8 +106,8 @@ export async function auditChainWithArchived(
 ): Promise<ChainLink[]> {
   const { rows } = await db.query<ChainLink>(
     statement(
-      `SELECT DISTINCT ON (audit_events.event_id) event_id::text, version, previous_hash, hash, ${recomputedHashSql} AS recomputed,
-         history_event_id::text, history_hash
+      `SELECT DISTINCT ON (audit_events.event_id) event_id::text, operation, version, previous_hash, hash, ${recomputedHashSql} AS recomputed,
+         history_event_id::text, history_hash, ${erasedAtSql}
        FROM (SELECT * FROM records.audit_events WHERE schema_path = $1 AND entity_id = $2
              UNION ALL
              SELECT * FROM jsonb_populate_recordset(NULL::records.audit_events, $3::jsonb) WHERE schema_path = $1 AND entity_id = $2
@@ -123,6 +130,62 @@ export async function auditRowsOf(
     [schemaPath, ids],
   );
   return rows;
+}
+
+/** Removes every audit event of the records `ids` (retention of archived records; the owner only). */
+export async function deleteAuditEventsOf(
+  db: Queryable,
+  schemaPath: string,
+  ids: readonly string[],
+): Promise<void> {
+  await db.query(`DELETE FROM records.audit_events WHERE schema_path = $1 AND entity_id = ANY($2::uuid[])`, [
+    schemaPath,
+    ids,
+  ]);
+}
+
+/**
+ * Erases the values of a record's audit events (all but ERASE events): they keep their place,
+ * hashes and metadata, and `erased_at` marks them. Returns how many were erased now.
+ */
+export async function eraseAuditValues(db: Queryable, schemaPath: string, id: string): Promise<number> {
+  const result = await db.query(
+    `UPDATE records.audit_events SET old_value = NULL, new_value = NULL, erased_at = now()
+     WHERE schema_path = $1 AND entity_id = $2 AND operation <> 'ERASE' AND erased_at IS NULL`,
+    [schemaPath, id],
+  );
+  return result.rowCount ?? 0;
+}
+
+/** The newest audit event of a record (operation and version), or undefined when it has none. */
+export async function newestAuditEvent(
+  db: Queryable,
+  schemaPath: string,
+  id: string,
+): Promise<{ operation: string; version: number } | undefined> {
+  const { rows } = await db.query<{ operation: string; version: number }>(
+    `SELECT operation, version FROM records.audit_events WHERE schema_path = $1 AND entity_id = $2 ORDER BY event_id DESC LIMIT 1`,
+    [schemaPath, id],
+  );
+  return rows[0];
+}
+
+/**
+ * Appends an ERASE event to a record's chain, as the change trigger does for a record in hot
+ * storage: no values, `new_value` only `{reason}` (the owner only).
+ */
+export async function appendErasureEvent(
+  db: Queryable,
+  schemaPath: string,
+  id: string,
+  actor: string,
+  version: number,
+  reason: string,
+): Promise<void> {
+  await db.query(
+    `SELECT records.append_audit($1, $2::uuid, 'ERASE', $3, now(), $4, NULL, jsonb_build_object('reason', $5::text), NULL, NULL)`,
+    [schemaPath, id, actor, version, reason],
+  );
 }
 
 /** Removes exported audit events (the owner only: the archive export moves them to a file). */

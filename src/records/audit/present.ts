@@ -26,5 +26,7 @@ export function presentAuditEvent(row: AuditRow): Record<string, unknown> {
     event.history_event_id = Number(row.history_event_id);
     event.history_hash = row.history_hash;
   }
+  // An erased event's values are gone (erasure); it says when.
+  if (row.erased_at !== null) event.erased_at = row.erased_at;
   return event;
 }

@@ -16,7 +16,7 @@ export interface AuditRouteDependencies {
 }
 
 const auditRoute = scopedRoute('audit');
-const operations = new Set(['CREATE', 'UPDATE', 'DELETE', 'RESTORE', 'UNARCHIVE', 'ARCHIVE']);
+const operations = new Set(['CREATE', 'UPDATE', 'DELETE', 'RESTORE', 'UNARCHIVE', 'ARCHIVE', 'ERASE']);
 const cursorShape = /^e(\d{1,18})$/;
 
 function fail(field: string, reason: string): never {

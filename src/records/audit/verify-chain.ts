@@ -19,7 +19,9 @@ export type TamperReason =
   /** The anchored event is gone. */
   | 'anchor_missing'
   /** The anchor file itself fails its checks (signature, sequence, link, length). */
-  | 'anchor_store_invalid';
+  | 'anchor_store_invalid'
+  /** An event's values are marked erased, but no ERASE event follows it in the chain. */
+  | 'erased_without_record';
 
 /** One finding of verify: the audit event (and record version) or history row it concerns. */
 export interface Tampered {
@@ -48,6 +50,8 @@ export interface ChainVerification {
   anchor: AnchorCheck;
   /** History rows older than the record's first event that covers one (written before 0014). */
   legacy_history_rows?: number;
+  /** Events whose values were erased: their links are checked, their content cannot be. */
+  erased?: { event_id: number; erased_at: string }[];
 }
 
 /** What verify compares the chain with besides itself. */
@@ -75,11 +79,22 @@ export function verifyChain(links: ChainLink[], inputs: VerifyInputs = {}): Chai
     [...(inputs.archivedHistory ?? []), ...(inputs.history ?? [])].map((row) => [row.event_id, row.hash]),
   );
   const covered = new Set<string>();
+  const erased: { event_id: number; erased_at: string }[] = [];
+  const lastErasure = links.findLastIndex((link) => link.operation === 'ERASE');
   let previous = '';
-  for (const link of links) {
+  for (const [index, link] of links.entries()) {
     const at = { event_id: Number(link.event_id), version: link.version };
     const historyId = link.history_event_id;
     if (historyId !== null) covered.add(historyId);
+    if (link.erased_at !== null) {
+      // Erased values cannot be hashed again; the event must still link, and an ERASE event after
+      // it must record the erasure.
+      erased.push({ event_id: at.event_id, erased_at: link.erased_at });
+      if (link.previous_hash !== previous) tampered.push({ reason: 'chain_broken', ...at });
+      else if (index > lastErasure) tampered.push({ reason: 'erased_without_record', ...at });
+      previous = link.hash;
+      continue;
+    }
     if (link.hash !== link.recomputed) tampered.push({ reason: 'hash_mismatch', ...at });
     else if (link.previous_hash !== previous) tampered.push({ reason: 'chain_broken', ...at });
     else if (historyId !== null && inputs.history !== undefined) {
@@ -113,6 +128,7 @@ export function verifyChain(links: ChainLink[], inputs: VerifyInputs = {}): Chai
     anchored: anchor.check.status !== 'not_configured' && anchor.check.status !== 'not_yet_anchored',
     anchor: anchor.check,
     ...(legacyRows > 0 ? { legacy_history_rows: legacyRows } : {}),
+    ...(erased.length > 0 ? { erased } : {}),
   };
 }
 

@@ -9,9 +9,9 @@ import { qualifiedTable, tableName } from './table-ddl.js';
  * no write path can forget them and a plain write stays one autocommitted statement.
  *
  * The operation is CREATE on insert, DELETE when `deleted_at` becomes set, UPDATE otherwise, and
- * ARCHIVE on a hard delete (only the archive job deletes rows); a transaction may name it instead
- * (RESTORE, UNARCHIVE) with `set_config('weft.operation', …, true)`, and give `weft.reason` and
- * `weft.actor`.
+ * ARCHIVE on a hard delete (the archive job); a transaction may name it instead (RESTORE,
+ * UNARCHIVE, and ERASE for a hard delete by erasure, whose event carries no values) with
+ * `set_config('weft.operation', …, true)`, and give `weft.reason` and `weft.actor`.
  */
 
 /** The Postgres schema holding an org's history tables (`rec_` names cannot start with `hist_`). */
@@ -148,9 +148,14 @@ BEGIN
     SELECT c.old_value, c.new_value INTO old_value, new_value FROM records.changed_fields(old_state, new_state) AS c;
     actor := NEW.updated_by;
   ELSE
-    old_value := ${rowJsonSql(definition, 'OLD')};
-    op := 'ARCHIVE';
+    op := coalesce(op, 'ARCHIVE');
     actor := coalesce(nullif(current_setting('weft.actor', true), ''), 'system:archive');
+    IF op = 'ERASE' THEN
+      PERFORM records.append_audit(${path}, OLD.id, op, actor, now(), OLD.version, NULL,
+        jsonb_build_object('reason', nullif(current_setting('weft.reason', true), '')), NULL, NULL);
+      RETURN NULL;
+    END IF;
+    old_value := ${rowJsonSql(definition, 'OLD')};
     ${archived}PERFORM records.append_audit(${path}, OLD.id, op, actor, now(), OLD.version, old_value, NULL, hist_id, hist_hash);
     RETURN NULL;
   END IF;

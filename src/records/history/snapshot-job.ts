@@ -1,5 +1,6 @@
 import { withTransaction, type Pool } from '../../platform/database/pool.js';
 import type { Logger } from '../../platform/logging/logger.js';
+import type { Queryable } from '../../platform/database/queryable.js';
 import { snapshotRowStatements } from '../access/derived-rows-rls.js';
 import { accessRuleSql } from '../access/rls-ddl.js';
 import { fillSnapshotTable } from '../archive/archive-repository.js';
@@ -170,4 +171,18 @@ export class SnapshotJob {
       client.release();
     }
   }
+}
+
+/** Deletes a record's rows from every snapshot table of its schema (erasure); returns the rows deleted. */
+export async function deleteFromSnapshots(db: Queryable, schemaPath: string, id: string): Promise<number> {
+  const { rows } = await db.query<{ snapshot_id: string }>(
+    `SELECT snapshot_id::text FROM records.snapshots WHERE schema_path = $1 AND status = 'completed'`,
+    [schemaPath],
+  );
+  let deleted = 0;
+  for (const row of rows) {
+    const result = await db.query(`DELETE FROM ${snapshotTable(row.snapshot_id)} WHERE id = $1`, [id]);
+    deleted += result.rowCount ?? 0;
+  }
+  return deleted;
 }

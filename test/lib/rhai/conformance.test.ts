@@ -10,8 +10,20 @@ import type { RhaiValue } from '../../../src/lib/rhai/values.js';
 import { RhaiBlob, RhaiChar, RhaiFloat, toDebug } from '../../../src/lib/rhai/values.js';
 import { conformanceSuite } from '../../helpers/conformance.js';
 
-/** Pass count reached so far; it only goes up. */
-const RHAI_CONFORMANCE_FLOOR = 476;
+/** Pass count reached so far; it only goes up. Excluded cases never count. */
+const RHAI_CONFORMANCE_FLOOR = 481;
+
+/**
+ * Documented exclusions (docs/workflow/scripts.md, "Rhai conformance: what does not run"): a rule
+ * names a feature of the script and of the failure, never a single case.
+ */
+const exclusions: { name: string; explains: (c: Case, why: string) => boolean }[] = [
+  {
+    // weft always disables `eval` (a step must not compile code at run time).
+    name: 'eval is always disabled',
+    explains: (c, why) => /\beval\s*\(/.test(c.script) && why.includes("'eval' is a disabled symbol"),
+  },
+];
 
 interface Case {
   id: string;
@@ -41,6 +53,7 @@ const LIMIT_KEYS: Record<string, keyof RhaiLimits> = {
   max_string_size: 'maxStringSize',
   max_array_size: 'maxArraySize',
   max_map_size: 'maxMapSize',
+  max_variables: 'maxVariables',
 };
 
 /** Rhai's own defaults as the README states them (debug builds), not the service's. */
@@ -152,12 +165,19 @@ test('rhai conformance cases', { skip: rhaiSuite.skip }, () => {
   const file = resolve(rhaiSuite.directory, 'rhai-cases.json');
   const cases = JSON.parse(readFileSync(file, 'utf8')) as Case[];
   const failures: string[] = [];
+  const excluded: string[] = [];
   for (const c of cases) {
     const why = runCase(c);
-    if (why !== undefined) failures.push(`${c.id}: ${why}`);
+    if (why === undefined) continue;
+    const rule = exclusions.find((x) => x.explains(c, why));
+    if (rule) excluded.push(`${c.id}: excluded (${rule.name})`);
+    else failures.push(`${c.id}: ${why}`);
   }
-  const passed = cases.length - failures.length;
-  console.log(`rhai conformance: ${passed} passed, ${failures.length} failed of ${cases.length}`);
+  const passed = cases.length - failures.length - excluded.length;
+  console.log(
+    `rhai conformance: ${passed} passed, ${excluded.length} excluded (documented in docs/workflow/scripts.md), ${failures.length} failed of ${cases.length}`,
+  );
+  for (const x of excluded) console.log(`  ${x}`);
   if (process.env.RHAI_VERBOSE === '1') for (const f of failures) console.log(`  FAIL ${f}`);
   assert.ok(passed >= RHAI_CONFORMANCE_FLOOR, `conformance fell below the floor ${RHAI_CONFORMANCE_FLOOR}`);
 });

@@ -133,4 +133,46 @@ describe('rhai sandbox limits', () => {
       (e: unknown) => isRhaiError(e) && e.parseError === 'LiteralTooLarge',
     );
   });
+
+  test('max_variables bounds the variables alive in one scope (book: "Maximum Number of Variables")', () => {
+    const five = 'let a = 0; let b = 0; let c = 0; let d = 0; let e = 0;';
+    const limits = { maxVariables: 5 };
+    assert.doesNotThrow(() => evalRhai(five, {}, limits));
+    assert.equal(failure(`${five} let f = 0;`, limits).kind, 'ErrorTooManyVariables');
+    // Declaring a name again in the same block reuses its entry; a block's variables end with it.
+    assert.doesNotThrow(() => evalRhai(`${five} let a = 42;`, {}, limits));
+    assert.doesNotThrow(() =>
+      evalRhai(`let a = 0; let b = 0; let c = 0; let d = 0; { let e = 0; } let f = 0;`, {}, limits),
+    );
+    assert.equal(failure(`${five} for x in 0..2 {}`, limits).kind, 'ErrorTooManyVariables');
+    assert.equal(
+      failure('let a = 0; let b = 0; let c = 0; let d = 0; for (x, i) in [1] {}', limits).kind,
+      'ErrorTooManyVariables',
+    );
+    assert.equal(failure(`${five} try { throw 1; } catch (err) {}`, limits).kind, 'ErrorTooManyVariables');
+    // A function starts a scope of its own with its parameters in it.
+    assert.equal(
+      failure('fn f(a, b, c, d, e, f) { 1 } f(1, 2, 3, 4, 5, 6)', limits).kind,
+      'ErrorTooManyVariables',
+    );
+    const four = 'let a = 0; let b = 0; let c = 0; let d = 0;';
+    assert.doesNotThrow(() => evalRhai(`${four} fn g(x) { let y = x; y } g(1)`, {}, limits));
+    // The host's variables count at the top level.
+    assert.equal(
+      kindWithScope('let e = 0;', { a: 1, b: 2, c: 3, d: 4, e2: 5 }, limits),
+      'ErrorTooManyVariables',
+    );
+    assert.equal(defaultRhaiLimits.maxVariables, undefined);
+  });
 });
+
+/** The kind of error a script run over a host scope fails with, or 'none'. */
+function kindWithScope(source: string, scope: Record<string, number>, limits: Partial<RhaiLimits>): string {
+  try {
+    evalRhai(source, scope, limits);
+  } catch (e) {
+    assert.ok(isRhaiError(e));
+    return e.kind;
+  }
+  return 'none';
+}

@@ -50,6 +50,33 @@ describe('rhai lexer and parser errors', () => {
     assert.equal(parseFailure('{ fn inner() { 1 } }').parseError, 'WrongFnDefinition');
   });
 
+  test('a statement where an expression is required is a parse error', () => {
+    for (const src of [
+      'let x = let y = 1;',
+      'if (let x = 1) { 1 }',
+      'let a = [1, let y = 2];',
+      'let x = break;',
+      'let x = return 1;',
+      'let f = foo(const c = 1);',
+    ]) {
+      assert.equal(parseFailure(src).parseError, 'BadInput', src);
+    }
+  });
+
+  test('unterminated constructs name what is missing', () => {
+    assert.equal(parseFailure('{ let x = 1;').parseError, 'MissingToken');
+    assert.equal(parseFailure('let a = [1, 2').parseError, 'MissingToken');
+    assert.equal(parseFailure('let m = #{a: 1').parseError, 'MissingToken');
+    assert.equal(parseFailure('while true').parseError, 'MissingToken');
+    assert.equal(parseFailure('let s = `abc ${1 + 2').parseError, 'BadInput');
+    assert.equal(parseFailure('let s = `abc').parseError, 'BadInput');
+    assert.equal(parseFailure("let c = 'a").parseError, 'BadInput');
+  });
+
+  test('Rhai has no loop labels', () => {
+    parseFailure("'outer: loop { break; }");
+  });
+
   test('non-ASCII identifiers are rejected', () => {
     const e = parseFailure('let 変数 = 1;');
     assert.deepEqual([e.line, e.column], [1, 5]);

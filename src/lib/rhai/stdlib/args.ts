@@ -34,14 +34,19 @@ export function stringArgument(name: string, args: readonly RhaiValue[], i: numb
   throw noOverload(name, args);
 }
 
-/** The argument as a function pointer. */
+/**
+ * The argument as a function pointer. With `byName`, a string names the function instead (Rhai's
+ * deprecated `array.map("fn_name")` forms of map, filter, some, all, reduce, sort, drain, retain, ...).
+ */
 export function functionPointerArgument(
   name: string,
   args: readonly RhaiValue[],
   i: number,
+  byName = false,
 ): FunctionPointer {
   const v = args[i];
   if (v instanceof FunctionPointer) return v;
+  if (byName && typeof v === 'string') return new FunctionPointer(v);
   throw noOverload(name, args);
 }
 

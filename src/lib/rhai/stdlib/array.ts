@@ -2,7 +2,7 @@ import { RhaiError } from '../errors.js';
 import { normalizeIndex, rangeBounds } from '../indexing.js';
 import { compare } from '../operators.js';
 import type { EvaluationContext } from '../evaluation-context.js';
-import { callCallback, callWithOptional, checkSize } from '../runtime.js';
+import { callCallback, callWithOptional, checkSize, rootError } from '../runtime.js';
 import type { RhaiValue, ThisReference } from '../values.js';
 import {
   FunctionPointer,
@@ -14,7 +14,7 @@ import {
   valuesEqual,
 } from '../values.js';
 import { functionPointerArgument, intArgument, noOverload, clampedIntArgument } from './args.js';
-import { defineFunctionFor } from './registry.js';
+import { defineFunctionFor, lookupBuiltin } from './registry.js';
 
 const A = 'array';
 const arr = (a: RhaiValue[]): RhaiValue[] => a[0] as RhaiValue[];
@@ -138,30 +138,44 @@ defineFunctionFor(A, 'index_of', 2, 3, (context, a) => {
   const p = a.length > 2 ? clampedIntArgument('index_of', a, 2) : 0;
   const start = p < 0 ? Math.max(0, xs.length + p) : p;
   const f = a[1];
-  for (let i = start; i < xs.length; i++) {
-    if (f instanceof FunctionPointer ? truthy('index_of', each(context, f, xs, i)) : valuesEqual(xs[i], f))
-      return i;
+  if (typeof f === 'string' && (context.hasFunctionNamed(f) || lookupBuiltin(f))) {
+    // Rhai's deprecated form: a string naming a function is a filter; if no such function takes an
+    // element, the string is searched for as a value instead.
+    try {
+      return indexWhere(context, xs, start, new FunctionPointer(f));
+    } catch (e) {
+      if (!(e instanceof RhaiError) || rootError(e).kind !== 'ErrorFunctionNotFound') throw e;
+    }
   }
+  if (f instanceof FunctionPointer) return indexWhere(context, xs, start, f);
+  for (let i = start; i < xs.length; i++) if (valuesEqual(xs[i], f)) return i;
   return -1;
 });
-defineFunctionFor(A, 'dedup', 1, 2, (_c, a) => {
+function indexWhere(context: EvaluationContext, xs: RhaiValue[], start: number, f: FunctionPointer): number {
+  for (let i = start; i < xs.length; i++) if (truthy('index_of', each(context, f, xs, i))) return i;
+  return -1;
+}
+defineFunctionFor(A, 'dedup', 1, 2, (context, a) => {
   const xs = arr(a);
+  const f = a.length > 1 ? functionPointerArgument('dedup', a, 1, true) : undefined;
+  const same = (x: RhaiValue, y: RhaiValue): boolean =>
+    f ? callWithOptional(context, f, [x, y], 2) === true : valuesEqual(x, y);
   const out: RhaiValue[] = [];
-  for (const x of xs) if (out.length === 0 || !valuesEqual(out[out.length - 1], x)) out.push(x);
+  for (const x of xs) if (out.length === 0 || !same(out[out.length - 1], x)) out.push(x);
   xs.length = 0;
   xs.push(...out);
   return undefined;
 });
 defineFunctionFor(A, 'map', 2, 2, (context, a) => {
   const xs = arr(a);
-  const f = functionPointerArgument('map', a, 1);
+  const f = functionPointerArgument('map', a, 1, true);
   const out: RhaiValue[] = new Array<RhaiValue>(xs.length);
   for (let i = 0; i < xs.length; i++) out[i] = each(context, f, xs, i);
   return out;
 });
 defineFunctionFor(A, 'filter', 2, 2, (context, a) => {
   const xs = arr(a);
-  const f = functionPointerArgument('filter', a, 1);
+  const f = functionPointerArgument('filter', a, 1, true);
   const out: RhaiValue[] = [];
   for (let i = 0; i < xs.length; i++)
     if (truthy('filter', each(context, f, xs, i))) out.push(ownedValue(xs[i]));
@@ -175,13 +189,13 @@ defineFunctionFor(A, 'for_each', 2, 2, (context, a) => {
 });
 defineFunctionFor(A, 'some', 2, 2, (context, a) => {
   const xs = arr(a);
-  const f = functionPointerArgument('some', a, 1);
+  const f = functionPointerArgument('some', a, 1, true);
   for (let i = 0; i < xs.length; i++) if (truthy('some', each(context, f, xs, i))) return true;
   return false;
 });
 defineFunctionFor(A, 'all', 2, 2, (context, a) => {
   const xs = arr(a);
-  const f = functionPointerArgument('all', a, 1);
+  const f = functionPointerArgument('all', a, 1, true);
   for (let i = 0; i < xs.length; i++) if (!truthy('all', each(context, f, xs, i))) return false;
   return true;
 });
@@ -203,7 +217,7 @@ defineFunctionFor(A, 'find_map', 2, 2, (context, a) => {
 function reduce(rev: boolean) {
   return (context: EvaluationContext, a: RhaiValue[]): RhaiValue => {
     const xs = arr(a);
-    const f = functionPointerArgument(rev ? 'reduce_rev' : 'reduce', a, 1);
+    const f = functionPointerArgument(rev ? 'reduce_rev' : 'reduce', a, 1, true);
     let acc = a.length > 2 ? a[2] : undefined;
     for (let k = 0; k < xs.length; k++) {
       const i = rev ? xs.length - 1 - k : k;
@@ -223,7 +237,7 @@ function removeWhere(keep: boolean) {
       const [s, e] = startLen(keep ? 'retain' : 'drain', a, xs.length);
       xs.forEach((x, i) => ((i >= s && i < e) === keep ? kept : removed).push(x));
     } else {
-      const f = functionPointerArgument(keep ? 'retain' : 'drain', a, 1);
+      const f = functionPointerArgument(keep ? 'retain' : 'drain', a, 1, true);
       for (let i = 0; i < xs.length; i++) {
         const hit = truthy('retain', each(context, f, xs, i));
         (hit === keep ? kept : removed).push(xs[i]);
@@ -248,7 +262,7 @@ const sortable = (v: RhaiValue): boolean =>
 defineFunctionFor(A, 'sort', 1, 2, (context, a) => {
   const xs = arr(a);
   if (a.length > 1) {
-    const f = functionPointerArgument('sort', a, 1);
+    const f = functionPointerArgument('sort', a, 1, true);
     xs.sort((x, y) => {
       const r = callWithOptional(context, f, [x, y], 2);
       if (typeof r !== 'number' && typeof r !== 'bigint') throw noOverload('sort', a);

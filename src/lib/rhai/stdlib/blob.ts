@@ -1,25 +1,14 @@
 import { RhaiError } from '../errors.js';
 import { fromBigInt } from '../int-math.js';
-import { bitRange, rangeBounds } from '../indexing.js';
 import type { RhaiValue } from '../values.js';
-import { RhaiBlob, RhaiRange } from '../values.js';
+import { RhaiBlob, RhaiFloat } from '../values.js';
 import { intArgument, clampedIntArgument, stringArgument } from './args.js';
+import { blobSpan } from './blob-span.js';
 import { defineFunction, defineFunctionFor } from './registry.js';
 
 const B = 'blob';
 const bytes = (a: RhaiValue[]): Uint8Array => (a[0] as RhaiBlob).bytes;
-
-/** Start and end (exclusive) of `(start, len)` or `(range)` arguments over a blob. */
-function window(name: string, a: RhaiValue[], len: number): [number, number, number] {
-  if (a[1] instanceof RhaiRange) {
-    const [s, e] = rangeBounds(a[1], len);
-    return [s, e, 2];
-  }
-  const p = clampedIntArgument(name, a, 1);
-  const s = p < 0 ? Math.max(0, len + p) : Math.min(p, len);
-  const n = clampedIntArgument(name, a, 2);
-  return [s, n <= 0 ? s : Math.min(len, s + n), 3];
-}
+const utf8 = new TextEncoder();
 
 defineFunction('blob', 0, 2, (context, a) => {
   const n = a.length > 0 ? Math.max(0, clampedIntArgument('blob', a, 0)) : 0;
@@ -37,7 +26,7 @@ function parseInt(le: boolean) {
   const name = le ? 'parse_le_int' : 'parse_be_int';
   return (_c: unknown, a: RhaiValue[]): RhaiValue => {
     const b = bytes(a);
-    const [s, e0] = window(name, a, b.length);
+    const [s, e0] = blobSpan(name, a, b.length);
     const e = Math.min(e0, s + 8);
     const buf = new Uint8Array(8);
     for (let i = s; i < e; i++) buf[le ? i - s : i - s] = b[i]!;
@@ -50,62 +39,49 @@ function parseInt(le: boolean) {
 defineFunctionFor(B, 'parse_le_int', 2, 3, parseInt(true));
 defineFunctionFor(B, 'parse_be_int', 2, 3, parseInt(false));
 
-function writeInt(le: boolean) {
-  const name = le ? 'write_le' : 'write_be';
+/** `parse_le_float` / `parse_be_float`: up to 8 bytes as an f64, missing bytes taken as zero. */
+function parseFloat(le: boolean) {
+  const name = le ? 'parse_le_float' : 'parse_be_float';
   return (_c: unknown, a: RhaiValue[]): RhaiValue => {
     const b = bytes(a);
-    const [s, e0, next] = window(name, a, b.length);
-    const e = Math.min(e0, s + 8);
-    const v = BigInt.asUintN(64, BigInt(intArgument(name, a, next)));
-    const buf: number[] = [];
-    for (let i = 0; i < 8; i++) buf.push(Number((v >> BigInt(8 * i)) & 0xffn));
-    if (!le) buf.reverse();
-    for (let i = s; i < e; i++) b[i] = buf[i - s]!;
-    return undefined;
+    const [s, e0] = blobSpan(name, a, b.length);
+    const buf = new Uint8Array(8);
+    buf.set(b.subarray(s, Math.min(e0, s + 8)));
+    return new RhaiFloat(new DataView(buf.buffer).getFloat64(0, le));
   };
 }
-defineFunctionFor(B, 'write_le', 3, 4, writeInt(true));
-defineFunctionFor(B, 'write_be', 3, 4, writeInt(false));
-defineFunctionFor(B, 'write_ascii', 3, 4, (_c, a) => {
+defineFunctionFor(B, 'parse_le_float', 2, 3, parseFloat(true));
+defineFunctionFor(B, 'parse_be_float', 2, 3, parseFloat(false));
+
+/** Writes the leading bytes of `data` into the window; bytes past either end are not written. */
+function writeBytes(name: string, a: RhaiValue[], data: (next: number) => Uint8Array): RhaiValue {
   const b = bytes(a);
-  const [s, e, next] = window('write_ascii', a, b.length);
-  const text = [...stringArgument('write_ascii', a, next)].filter((ch) => ch.charCodeAt(0) < 128);
-  for (let i = s; i < e && i - s < text.length; i++) b[i] = text[i - s]!.charCodeAt(0);
+  const [s, e, next] = blobSpan(name, a, b.length);
+  const d = data(next);
+  b.set(d.subarray(0, Math.min(d.length, e - s)), s);
   return undefined;
-});
-
-defineFunctionFor('i64', 'bits', 1, 3, (_c, a) => {
-  const u = BigInt.asUintN(64, BigInt(intArgument('bits', a, 0)));
-  let s = 0;
-  let e = 64;
-  if (a[1] instanceof RhaiRange) [s, e] = bitRange(a[1]);
-  else if (a.length > 1) {
-    const p = clampedIntArgument('bits', a, 1);
-    s = p < 0 ? Math.max(0, 64 + p) : Math.min(p, 64);
-    e = a.length > 2 ? Math.min(64, s + Math.max(0, clampedIntArgument('bits', a, 2))) : 64;
-  }
-  const out: RhaiValue[] = [];
-  for (let i = s; i < e; i++) out.push(((u >> BigInt(i)) & 1n) === 1n);
-  return out;
-});
-
-function bitWindow(name: string, a: RhaiValue[]): [number, number] {
-  const p = clampedIntArgument(name, a, 1);
-  const s = p < 0 ? 64 + p : p;
-  if (s < 0 || s >= 64) throw new RhaiError('ErrorBitFieldBounds', `Bit-field index ${p} out of bounds`);
-  const n = Math.max(0, Math.min(clampedIntArgument(name, a, 2), 64 - s));
-  return [s, n];
 }
-defineFunctionFor('i64', 'get_bits', 3, 3, (_c, a) => {
-  const [s, n] = bitWindow('get_bits', a);
-  const u = BigInt.asUintN(64, BigInt(intArgument('get_bits', a, 0)));
-  return fromBigInt((u >> BigInt(s)) & ((1n << BigInt(n)) - 1n));
-});
-defineFunctionFor('i64', 'set_bits', 4, 4, (_c, a) => {
-  const [s, n] = bitWindow('set_bits', a);
-  const u = BigInt.asUintN(64, BigInt(intArgument('set_bits', a, 0)));
-  const mask = ((1n << BigInt(n)) - 1n) << BigInt(s);
-  const v = (BigInt(intArgument('set_bits', a, 3)) << BigInt(s)) & mask;
-  a[0] = fromBigInt(BigInt.asIntN(64, (u & ~mask) | v));
-  return undefined;
-});
+
+// `write_le` / `write_be` of an INT (8 bytes) or a FLOAT (its 8 IEEE-754 bytes).
+function writeNumber(le: boolean) {
+  const name = le ? 'write_le' : 'write_be';
+  return (_c: unknown, a: RhaiValue[]): RhaiValue =>
+    writeBytes(name, a, (next) => {
+      const v = a[next];
+      const buf = new DataView(new ArrayBuffer(8));
+      if (v instanceof RhaiFloat) buf.setFloat64(0, v.value, le);
+      else buf.setBigUint64(0, BigInt.asUintN(64, BigInt(intArgument(name, a, next))), le);
+      return new Uint8Array(buf.buffer);
+    });
+}
+defineFunctionFor(B, 'write_le', 3, 4, writeNumber(true));
+defineFunctionFor(B, 'write_be', 3, 4, writeNumber(false));
+defineFunctionFor(B, 'write_utf8', 3, 4, (_c, a) =>
+  writeBytes('write_utf8', a, (next) => utf8.encode(stringArgument('write_utf8', a, next))),
+);
+defineFunctionFor(B, 'write_ascii', 3, 4, (_c, a) =>
+  writeBytes('write_ascii', a, (next) => {
+    const ascii = [...stringArgument('write_ascii', a, next)].filter((ch) => ch.charCodeAt(0) < 128);
+    return Uint8Array.from(ascii, (ch) => ch.charCodeAt(0));
+  }),
+);

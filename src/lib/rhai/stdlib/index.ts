@@ -5,3 +5,6 @@ import './string.js';
 import './array.js';
 import './map.js';
 import './blob.js';
+import './blob-edit.js';
+import './bit-field.js';
+import './parse-json.js';

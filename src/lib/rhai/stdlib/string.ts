@@ -2,7 +2,7 @@ import { RhaiError } from '../errors.js';
 import { rangeBounds } from '../indexing.js';
 import { checkString } from '../runtime.js';
 import type { RhaiValue } from '../values.js';
-import { charLength, chars, hasSurrogates, RhaiChar, RhaiRange } from '../values.js';
+import { charLength, chars, hasSurrogates, RhaiBlob, RhaiChar, RhaiRange } from '../values.js';
 import { intArgument, clampedIntArgument, stringArgument } from './args.js';
 import { defineFunctionFor } from './registry.js';
 
@@ -26,6 +26,7 @@ function substring(name: string, a: RhaiValue[]): string {
   return cs ? cs.slice(b[0], b[1]).join('') : s.slice(b[0], b[1]);
 }
 
+defineFunctionFor(S, 'to_blob', 1, 1, (_c, a) => new RhaiBlob(new TextEncoder().encode(a[0] as string)));
 defineFunctionFor(S, 'len', 1, 1, (_c, a) => charLength(a[0] as string));
 defineFunctionFor(S, 'is_empty', 1, 1, (_c, a) => a[0] === '');
 defineFunctionFor(S, 'bytes', 1, 1, (_c, a) => Buffer.byteLength(a[0] as string, 'utf8'));
@@ -112,7 +113,26 @@ defineFunctionFor(S, 'clear', 1, 1, (_c, a) => {
   a[0] = '';
   return undefined;
 });
-defineFunctionFor(S, 'chars', 1, 1, (_c, a) => chars(a[0] as string).map((ch) => new RhaiChar(ch)));
+/**
+ * `chars(s)`, `chars(s, start)`, `chars(s, start, len)`, `chars(s, range)`: the characters of a
+ * part of the string. A negative start counts from the end; a range's negative start is 0.
+ */
+defineFunctionFor(S, 'chars', 1, 3, (_c, a) => {
+  const cs = chars(a[0] as string);
+  let from = 0;
+  let to = cs.length;
+  if (a[1] instanceof RhaiRange) {
+    const r = a[1];
+    from = Math.max(0, Number(r.from));
+    to = Math.max(from, Number(r.to) + (r.inclusive ? 1 : 0));
+  } else if (a.length > 1) {
+    const start = clampedIntArgument('chars', a, 1);
+    const len = a.length > 2 ? clampedIntArgument('chars', a, 2) : cs.length;
+    from = start < 0 ? Math.max(0, cs.length + start) : start;
+    to = len <= 0 ? from : from + len;
+  }
+  return cs.slice(from, to).map((ch) => new RhaiChar(ch));
+});
 defineFunctionFor(S, 'to_chars', 1, 1, (_c, a) => chars(a[0] as string).map((ch) => new RhaiChar(ch)));
 defineFunctionFor(S, 'reverse', 1, 1, (_c, a) => {
   a[0] = chars(a[0] as string)
@@ -138,7 +158,8 @@ defineFunctionFor(S, 'set', 3, 3, (_c, a) => {
 });
 defineFunctionFor(S, 'split', 1, 3, (_c, a) => {
   const s = a[0] as string;
-  if (a.length === 1) return s.split(/\s+/).filter((x) => x !== '');
+  // Split at whitespace; as Rhai, an empty string gives one empty part.
+  if (a.length === 1) return s === '' ? [''] : s.split(/\s+/).filter((x) => x !== '');
   const sep = a[1];
   if (typeof sep === 'number' || typeof sep === 'bigint') {
     const cs = chars(s);

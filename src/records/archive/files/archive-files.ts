@@ -6,10 +6,12 @@ import path from 'node:path';
 import type { Logger } from '../../../platform/logging/logger.js';
 import type { Queryable } from '../../../platform/database/queryable.js';
 import { ObjectStoreUnavailableError, type ObjectStore } from '../store/object-store.js';
-import { duckIdent, duckLiteral, type DuckEngine, type DuckParameter } from './duck-engine.js';
+import { duckLiteral, type DuckEngine, type DuckParameter } from './duck-engine.js';
+import { canonicalTimestamp } from './duck-condition.js';
 import { fileKey, fileKinds, fileSetPrefix, type FileKind } from './file-layout.js';
 import { currentCopies, fileSetsOf, type FileSetEntry } from './manifest-repository.js';
-import { writeFileSet, type FileSetContent } from './write-file-set.js';
+import { describeFileSet, writeFileSet, type FileSetContent, type WrittenFileSet } from './write-file-set.js';
+import type { SchemaDefinition } from '../../types.js';
 
 /** A copy of a record read from a file set. */
 export interface FileCopy {
@@ -50,46 +52,124 @@ export class ArchiveFiles {
 
   /**
    * Writes `content` as a new file set of `month` and uploads it (Parquet files, then the
-   * manifest object). Returns the manifest entry to record; nothing is listed until it is.
+   * manifest object), calling `announce` with its prefix before the first object goes up (the
+   * caller records it as pending). Returns the manifest entry to record; nothing is listed until it is.
    */
-  async upload(content: FileSetContent, month: string): Promise<FileSetEntry> {
-    const id = randomUUID();
-    const prefix = fileSetPrefix(content.definition.path, month, id);
+  async upload(
+    content: FileSetContent,
+    month: string,
+    announce: (prefix: string) => Promise<void>,
+  ): Promise<FileSetEntry> {
     const directory = await mkdtemp(path.join(tmpdir(), 'weft-archive-'));
     try {
       const written = await writeFileSet(this.engine, content, directory);
-      const files = {} as FileSetEntry['files'];
-      for (const kind of fileKinds) {
-        const file = written.files[kind];
-        await this.store.putFile(fileKey(prefix, kind), file.path);
-        files[kind] = { bytes: file.bytes, sha256: file.sha256 };
-      }
-      const entry: FileSetEntry = {
-        file_set_id: id,
-        schema_path: content.definition.path,
-        month,
-        object_prefix: prefix,
-        record_count: written.files.records.rows,
-        history_count: written.files.history.rows,
-        audit_count: written.files.audit.rows,
-        min_archived_at: written.minArchivedAt,
-        max_archived_at: written.maxArchivedAt,
-        files,
-        column_bounds: written.stats,
-      };
-      const manifest = path.join(directory, 'manifest.json');
-      await writeFile(
-        manifest,
-        JSON.stringify({
-          ...entry,
-          records: content.records.map((copy) => [copy.record_id, copy.version, copy.archived_at]),
-        }),
-      );
-      await this.store.putFile(fileKey(prefix, 'manifest'), manifest);
-      return entry;
+      return await this.publish(content.definition.path, month, directory, written, announce);
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * Writes a copy of the file set `entry` without any row of the records `drop` as a new set of
+   * the same month and uploads it like `upload`; undefined (nothing written) when no record would
+   * be left. DuckDB copies the rows file to file.
+   */
+  async rewrite(
+    entry: FileSetEntry,
+    definition: SchemaDefinition,
+    drop: readonly string[],
+    announce: (prefix: string) => Promise<void>,
+  ): Promise<FileSetEntry | undefined> {
+    const directory = await mkdtemp(path.join(tmpdir(), 'weft-archive-'));
+    try {
+      const sources = {} as Record<FileKind, string>;
+      for (const kind of fileKinds) sources[kind] = await this.localFile(entry, kind);
+      const written = await this.engine.withConnection(async (connection) => {
+        await connection.run(`CREATE TEMP TABLE dropped (id UUID)`);
+        const appender = await connection.createAppender('dropped');
+        for (const id of drop) {
+          appender.appendVarchar(id);
+          appender.endRow();
+        }
+        appender.closeSync();
+        for (const kind of fileKinds) {
+          const key = kind === 'records' ? '"id"' : 'record_id';
+          const order = kind === 'records' ? '"id", __archived_at' : 'record_id, event_id';
+          await connection.run(
+            `COPY (SELECT * FROM read_parquet(${duckLiteral(sources[kind])}) WHERE ${key} NOT IN (SELECT id FROM dropped) ORDER BY ${order})
+             TO ${duckLiteral(path.join(directory, `${kind}.parquet`))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+          );
+        }
+        return describeFileSet(connection, directory, definition);
+      });
+      if (written.files.records.rows === 0) return undefined;
+      return await this.publish(definition.path, entry.month, directory, written, announce);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }
+
+  private async publish(
+    schemaPath: string,
+    month: string,
+    directory: string,
+    written: WrittenFileSet,
+    announce: (prefix: string) => Promise<void>,
+  ): Promise<FileSetEntry> {
+    const prefix = fileSetPrefix(schemaPath, month, randomUUID());
+    await announce(prefix);
+    const files = {} as FileSetEntry['files'];
+    for (const kind of fileKinds) {
+      const file = written.files[kind];
+      await this.store.putFile(fileKey(prefix, kind), file.path);
+      files[kind] = { bytes: file.bytes, sha256: file.sha256 };
+    }
+    const entry: FileSetEntry = {
+      file_set_id: prefix.split('/').at(-2)!,
+      schema_path: schemaPath,
+      month,
+      object_prefix: prefix,
+      record_count: written.files.records.rows,
+      history_count: written.files.history.rows,
+      audit_count: written.files.audit.rows,
+      min_archived_at: written.minArchivedAt,
+      max_archived_at: written.maxArchivedAt,
+      files,
+      column_bounds: written.stats,
+    };
+    const copies = await this.engine.rows<{ id: string; version: bigint; archived_at: string }>(
+      `SELECT CAST("id" AS VARCHAR) AS id, "version", ${isoSql('__archived_at')} AS archived_at
+       FROM read_parquet(${duckLiteral(written.files.records.path)}) ORDER BY "id", __archived_at`,
+    );
+    const manifest = path.join(directory, 'manifest.json');
+    await writeFile(
+      manifest,
+      JSON.stringify({
+        ...entry,
+        records: copies.map((copy) => [copy.id, Number(copy.version), copy.archived_at]),
+      }),
+    );
+    await this.store.putFile(fileKey(prefix, 'manifest'), manifest);
+    return entry;
+  }
+
+  /** The records whose copy in the file set was archived before `cutoff` (ISO 8601). */
+  async archivedBefore(entry: FileSetEntry, cutoff: string): Promise<string[]> {
+    const file = await this.localFile(entry, 'records');
+    const rows = await this.engine.rows<{ id: string }>(
+      `SELECT DISTINCT CAST("id" AS VARCHAR) AS id FROM read_parquet(${duckLiteral(file)}) WHERE __archived_at < CAST($1 AS TIMESTAMPTZ)`,
+      [canonicalTimestamp(cutoff)],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** The records a file set holds a copy of. */
+  async recordsIn(entry: FileSetEntry): Promise<string[]> {
+    const file = await this.localFile(entry, 'records');
+    const rows = await this.engine.rows<{ id: string }>(
+      `SELECT DISTINCT CAST("id" AS VARCHAR) AS id FROM read_parquet(${duckLiteral(file)})`,
+    );
+    return rows.map((row) => row.id);
   }
 
   /** Removes a file set's objects (an export that did not commit, or a rewritten set). */
@@ -220,6 +300,3 @@ export class ArchiveFiles {
     };
   }
 }
-
-/** Quoted name of a typed column of `records.parquet` (a schema column). */
-export const fileColumn = duckIdent;

@@ -9,7 +9,13 @@ import {
   stagedHistoryRows,
 } from '../archive-repository.js';
 import type { ArchiveFiles } from './archive-files.js';
-import { insertFileSet, supersedeCopies } from './manifest-repository.js';
+import {
+  clearPending,
+  insertFileSet,
+  markPending,
+  stalePending,
+  supersedeCopies,
+} from './manifest-repository.js';
 
 /**
  * Moves one batch of a schema's archived records out of PostgreSQL into a file set: reads the
@@ -34,9 +40,14 @@ export async function exportBatch(
     stagedHistoryRows(pool, path, due.ids),
     auditRowsOf(pool, path, due.ids),
   ]);
-  const entry = await files.upload({ definition: schema.definition, records, history, audit }, due.month);
+  const entry = await files.upload(
+    { definition: schema.definition, records, history, audit },
+    due.month,
+    (prefix) => markPending(pool, path, prefix),
+  );
   try {
     return await withTransaction(pool, async (client) => {
+      await clearPending(client, entry.object_prefix);
       await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [exportLockKey(path)]);
       const { rows } = await client.query<{ id: string }>(
         `SELECT id::text FROM ${schema.table} WHERE id = ANY($1::uuid[])`,
@@ -54,7 +65,24 @@ export async function exportBatch(
       return due.ids.length - back.size;
     });
   } catch (error) {
-    await files.remove(entry.object_prefix).catch(() => undefined);
+    // Removed now if the store answers; else the sweep removes them later.
+    await files
+      .remove(entry.object_prefix)
+      .then(() => clearPending(pool, entry.object_prefix))
+      .catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Removes the objects of file sets whose upload started more than `ageSeconds` ago and never got
+ * listed (an export or rewrite that died), then forgets them. Listed sets are never touched.
+ */
+export async function sweepUnlisted(pool: Pool, files: ArchiveFiles, ageSeconds: number): Promise<number> {
+  const stale = await stalePending(pool, ageSeconds);
+  for (const prefix of stale) {
+    await files.remove(prefix);
+    await clearPending(pool, prefix);
+  }
+  return stale.length;
 }

@@ -98,3 +98,52 @@ export async function currentCopies(
   );
   return new Set(rows.map((row) => `${row.file_set_id}/${row.record_id}`));
 }
+
+/** Records that a file set is about to be uploaded (committed before its first object). */
+export async function markPending(db: Queryable, schemaPath: string, prefix: string): Promise<void> {
+  await db.query(
+    statement(`INSERT INTO records_archive.pending_file_sets (object_prefix, schema_path) VALUES ($1, $2)`, [
+      prefix,
+      schemaPath,
+    ]),
+  );
+}
+
+/** Forgets a pending file set (listed now, or its objects removed). */
+export async function clearPending(db: Queryable, prefix: string): Promise<void> {
+  await db.query(
+    statement(`DELETE FROM records_archive.pending_file_sets WHERE object_prefix = $1`, [prefix]),
+  );
+}
+
+/**
+ * Pending file sets started more than `ageSeconds` ago by the database's clock (exports that
+ * died): their objects are to be removed.
+ */
+export async function stalePending(db: Queryable, ageSeconds: number): Promise<string[]> {
+  const { rows } = await db.query<{ object_prefix: string }>(
+    statement(
+      `SELECT object_prefix FROM records_archive.pending_file_sets WHERE started_at < now() - make_interval(secs => $1) ORDER BY started_at LIMIT 100`,
+      [ageSeconds],
+    ),
+  );
+  return rows.map((row) => row.object_prefix);
+}
+
+/** Removes a file set from the manifest; false when it was not listed (another instance replaced it). */
+export async function deleteFileSet(db: Queryable, fileSetId: string): Promise<boolean> {
+  const result = await db.query(
+    statement(`DELETE FROM records_archive.files WHERE file_set_id = $1`, [fileSetId]),
+  );
+  return result.rowCount === 1;
+}
+
+/** The records whose copies in a file set are superseded. */
+export async function supersededIn(db: Queryable, fileSetId: string): Promise<string[]> {
+  const { rows } = await db.query<{ record_id: string }>(
+    statement(`SELECT record_id::text FROM records_archive.superseded_copies WHERE file_set_id = $1`, [
+      fileSetId,
+    ]),
+  );
+  return rows.map((row) => row.record_id);
+}

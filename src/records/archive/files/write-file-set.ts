@@ -127,37 +127,52 @@ export async function writeFileSet(
         `COPY (SELECT CAST(record_id AS UUID) AS record_id, CAST(event_id AS BIGINT) AS event_id, "row"
           FROM staged_${kind} ORDER BY record_id, event_id) TO ${duckLiteral(target(kind))} ${options}`,
       );
-    const counts = {
+    const described = await describeFileSet(connection, directory, content.definition);
+    const expected = {
       records: content.records.length,
       history: content.history.length,
       audit: content.audit.length,
     };
-    const files = {} as Record<FileKind, WrittenFile>;
-    for (const kind of ['records', 'history', 'audit'] as const) {
-      const rows = await countRows(connection, target(kind));
-      if (rows !== counts[kind])
-        throw new Error(`archive file ${kind}.parquet holds ${rows} rows, expected ${counts[kind]}`);
-      files[kind] = await fileFacts(target(kind), rows);
-    }
-    const prunable = prunableColumns(content.definition);
-    const bounds = prunable.flatMap((column) => [
-      `min(${duckIdent(column.name)})::VARCHAR`,
-      `max(${duckIdent(column.name)})::VARCHAR`,
-    ]);
-    const reader = await connection.runAndReadAll(
-      `SELECT strftime(min(__archived_at), '%Y-%m-%dT%H:%M:%S.%fZ') AS lo, strftime(max(__archived_at), '%Y-%m-%dT%H:%M:%S.%fZ') AS hi${bounds.length > 0 ? `, ${bounds.join(', ')}` : ''}
-       FROM read_parquet(${duckLiteral(target('records'))})`,
-    );
-    const row = reader.getRowsJS()[0] as (string | null)[];
-    const stats: WrittenFileSet['stats'] = {};
-    prunable.forEach((column, index) => {
-      const low = row[2 + index * 2] ?? null;
-      const high = row[3 + index * 2] ?? null;
-      stats[column.name] =
-        low === null || high === null || low.length > maxBoundLength || high.length > maxBoundLength
-          ? null
-          : [low, high];
-    });
-    return { files, stats, minArchivedAt: row[0]!, maxArchivedAt: row[1]! };
+    for (const kind of ['records', 'history', 'audit'] as const)
+      if (described.files[kind].rows !== expected[kind])
+        throw new Error(
+          `archive file ${kind}.parquet holds ${described.files[kind].rows} rows, expected ${expected[kind]}`,
+        );
+    return described;
   });
+}
+
+/**
+ * What the three Parquet files in `directory` hold, read back from the files: rows, bytes and
+ * SHA-256 of each, the archival time range and the bounds of the prunable columns.
+ */
+export async function describeFileSet(
+  connection: DuckDBConnection,
+  directory: string,
+  definition: SchemaDefinition,
+): Promise<WrittenFileSet> {
+  const target = (kind: FileKind) => path.join(directory, `${kind}.parquet`);
+  const files = {} as Record<FileKind, WrittenFile>;
+  for (const kind of ['records', 'history', 'audit'] as const)
+    files[kind] = await fileFacts(target(kind), await countRows(connection, target(kind)));
+  const prunable = prunableColumns(definition);
+  const bounds = prunable.flatMap((column) => [
+    `min(${duckIdent(column.name)})::VARCHAR`,
+    `max(${duckIdent(column.name)})::VARCHAR`,
+  ]);
+  const reader = await connection.runAndReadAll(
+    `SELECT strftime(min(__archived_at), '%Y-%m-%dT%H:%M:%S.%fZ') AS lo, strftime(max(__archived_at), '%Y-%m-%dT%H:%M:%S.%fZ') AS hi${bounds.length > 0 ? `, ${bounds.join(', ')}` : ''}
+       FROM read_parquet(${duckLiteral(target('records'))})`,
+  );
+  const row = reader.getRowsJS()[0] as (string | null)[];
+  const stats: WrittenFileSet['stats'] = {};
+  prunable.forEach((column, index) => {
+    const low = row[2 + index * 2] ?? null;
+    const high = row[3 + index * 2] ?? null;
+    stats[column.name] =
+      low === null || high === null || low.length > maxBoundLength || high.length > maxBoundLength
+        ? null
+        : [low, high];
+  });
+  return { files, stats, minArchivedAt: row[0]!, maxArchivedAt: row[1]! };
 }

@@ -324,6 +324,32 @@ describe('records access: archive reads and unarchive of records in files', () =
     assert.equal(funded.statusCode, 200, funded.body);
   });
 
+  test('concurrent unarchives of a record in files: one brings it back, the others 404; history once', async () => {
+    const twin = await create({ subject: 'Printer twin', region: 'north' });
+    const patched = await as('admin', 'PATCH', `${casesPath}/${twin.id}`, {
+      version: 1,
+      subject: 'Printer twins',
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.ok((await archiveDue()) >= 1);
+    assert.equal(await hotRows(twin.id), 0);
+    const responses = await Promise.all([0, 1, 2].map(() => unarchive('admin', twin.id)));
+    assert.deepEqual(responses.map((response) => response.statusCode).sort(), [200, 404, 404]);
+    assert.equal(await hotRows(twin.id), 1);
+    const history = await as('admin', 'GET', `${casesPath}/${twin.id}/history?limit=100`);
+    assert.deepEqual(
+      history.json<Data<{ operation: string }[]>>().data.map((event) => event.operation),
+      ['CREATE', 'UPDATE', 'ARCHIVE', 'UNARCHIVE'],
+    );
+    const verify = await as('admin', 'POST', 'platform/audit/verify', { schema: casesPath, id: twin.id });
+    assert.equal(verify.json<Data<{ valid: boolean; events: number }>>().data.valid, true, verify.body);
+    // Archived again and brought back again: still one copy each way.
+    assert.ok((await archiveDue()) >= 1);
+    const again = await unarchive('admin', twin.id);
+    assert.equal(again.statusCode, 200, again.body);
+    assert.equal(again.json<Data<Case>>().data.version, 4);
+  });
+
   test('a hidden field value never appears in any archive response to an agent', () => {
     assert.ok(agentBodies.length > 10);
     for (const body of agentBodies) {

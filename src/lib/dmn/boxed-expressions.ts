@@ -3,6 +3,7 @@ import { compileDecisionTable } from './decision-table.js';
 import { compileExpression } from './feel-expression.js';
 import { applyType, evaluationError, runFeel, type CompileEnv, type Evaluator } from './runtime.js';
 import type { DmnExpression, DmnFunctionDefinition } from './types.js';
+import { compileIteration } from './boxed-iterators.js';
 
 /** Compiles any boxed expression into an evaluator over the variables in scope. */
 export function compileBoxed(expression: DmnExpression, env: CompileEnv): Evaluator {
@@ -84,6 +85,12 @@ export function compileBoxed(expression: DmnExpression, env: CompileEnv): Evalua
     }
     case 'function':
       return compileFunction(expression, env);
+    case 'conditional':
+    case 'filter':
+    case 'for':
+    case 'some':
+    case 'every':
+      return compileIteration(expression, env, compileBoxed);
   }
 }
 

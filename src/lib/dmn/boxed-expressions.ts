@@ -5,12 +5,19 @@ import { applyType, evaluationError, runFeel, type CompileEnv, type Evaluator } 
 import type { DmnExpression, DmnFunctionDefinition } from './types.js';
 import { compileIteration } from './boxed-iterators.js';
 
+const INSTANCE_OF = /\binstance\s+of\b/;
+
 /** Compiles any boxed expression into an evaluator over the variables in scope. */
 export function compileBoxed(expression: DmnExpression, env: CompileEnv): Evaluator {
   const site = { elementId: expression.id };
   switch (expression.kind) {
     case 'literal': {
       const compiled = compileExpression(expression.text, env.scope);
+      // `instance of` an item definition finds the type by its name; variables still win.
+      if (INSTANCE_OF.test(expression.text) && Object.keys(env.types.instanceTypes).length > 0) {
+        const types = env.types.instanceTypes;
+        return (vars, run) => runFeel(compiled, { ...types, ...vars }, run, env.owner, site, 'expression');
+      }
       return (vars, run) => runFeel(compiled, vars, run, env.owner, site, 'expression');
     }
     case 'decisionTable':

@@ -11,8 +11,8 @@ type CompileBoxed = (expression: DmnExpression, env: CompileEnv) => Evaluator;
  */
 function itemsOf(value: unknown): unknown[] | null {
   if (value === null || value === undefined) return null;
-  if (Array.isArray(value)) return value;
-  if (value instanceof FeelRange) return value.map((v: unknown) => v);
+  if (Array.isArray(value)) return value as unknown[];
+  if (value instanceof FeelRange) return value.map<unknown>((v: unknown) => v);
   return [value];
 }
 

@@ -359,7 +359,8 @@ class ModelReader {
       case 'dmn:Some':
       case 'dmn:Every': {
         const variable = str(node, 'iteratorVariable');
-        if (variable === null || variable.trim() === '') this.problem(at, 'iterator names no iterator variable');
+        if (variable === null || variable.trim() === '')
+          this.problem(at, 'iterator names no iterator variable');
         const kind = node.$type === 'dmn:For' ? 'for' : node.$type === 'dmn:Some' ? 'some' : 'every';
         return {
           kind,
@@ -381,7 +382,8 @@ class ModelReader {
   private part(node: ModdleNode, key: string, at: string, owner: string): DmnExpression {
     const valueNode = child(child(node, key), 'value');
     const value = valueNode === null ? null : this.expression(valueNode, owner);
-    if (valueNode === null) this.problem(at, `<${node.$type.replace(/^dmn:/, '').toLowerCase()}> has no <${key}>`);
+    if (valueNode === null)
+      this.problem(at, `<${node.$type.replace(/^dmn:/, '').toLowerCase()}> has no <${key}>`);
     return value ?? { kind: 'literal', id: at, text: 'null', typeRef: null };
   }
 

@@ -13,7 +13,7 @@ const original = feelinBuiltin('list replace');
 function listReplace(given: unknown, position: unknown, newItem: unknown, match: unknown): unknown {
   if (given === null || given === undefined) return null;
   // A single value where a list is expected is the list of that value (DMN 1.5 10.3.2.9.4).
-  const list = Array.isArray(given) ? given : [given];
+  const list: unknown[] = Array.isArray(given) ? (given as unknown[]) : [given];
   const matcher = position ?? match;
   if (typeof matcher === 'number') {
     // A decimal position is cut to its integer part, as the decimal-to-integer parameters of FEEL's

@@ -63,7 +63,9 @@ export function installRangeLimit(): void {
       return dateRangeValues(this, start, end).map(fn) as T[];
     }
     if (typeof start === 'string' || typeof end === 'string') {
-      throw new FeelRangeIterationError(`cannot iterate the range ${String(this)}: it is not of integers or dates`);
+      throw new FeelRangeIterationError(
+        `cannot iterate the range ${String(this)}: it is not of integers or dates`,
+      );
     }
     if (typeof start === 'number' && typeof end === 'number') {
       if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) {

@@ -84,7 +84,10 @@ const timeOverride = override(time, (...args) => {
   const [first] = args;
   if (typeof first === 'string' && badZone(first)) return null;
   const offset = args[3];
-  if (offset instanceof FeelDuration && Math.abs(offset.value.total({ unit: 'minutes' })) > MAX_OFFSET_MINUTES) {
+  if (
+    offset instanceof FeelDuration &&
+    Math.abs(offset.value.total({ unit: 'minutes' })) > MAX_OFFSET_MINUTES
+  ) {
     return null;
   }
   return utcIfZeroOffset(time(...args));

@@ -27,3 +27,20 @@ export function feelinBuiltin(name: string, parameterNames: string[] = []): RawB
 export function override(original: RawBuiltin, fn: (...args: unknown[]) => unknown): FeelFunction {
   return new FeelFunction(fn, original.$args ?? []);
 }
+
+// feelin exports no way to make the "invalid arguments" signal its builtins return (a warning and a
+// null result), but a FeelFunction called with too many arguments returns one: its class is taken
+// from there. test/workflow/feel/regex-functions.test.ts notices if a feelin upgrade changes this.
+const failureClass = (new FeelFunction(() => null, []).invoke([null]) as object).constructor as new (
+  warning: string,
+  template: string,
+  values: Record<string, unknown>,
+) => object;
+
+/**
+ * What a builtin returns for arguments it cannot take: feelin turns it into a null result and a
+ * warning with this message (`{name}` placeholders are filled from `values`).
+ */
+export function invalidArguments(template: string, values: Record<string, unknown> = {}): object {
+  return new failureClass('INVALID_ARGUMENTS', template, values);
+}

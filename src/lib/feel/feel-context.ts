@@ -4,18 +4,21 @@ import { installRangeLimit } from './range-limit.js';
 import { temporalFunctions } from './temporal-functions.js';
 import { numberFunctions } from './number-functions.js';
 import { listFunctions } from './list-functions.js';
+import { arithmeticFunctions } from './duration-arithmetic.js';
 
 installRangeLimit();
 
 /**
- * The builtins we provide instead of feelin's, by FEEL name: RE2 regular expressions, and the
- * functions where feelin departs from DMN 1.5 (temporal constructors, rounding scales, list replace).
+ * The builtins we provide instead of feelin's, by FEEL name: RE2 regular expressions, the functions
+ * where feelin departs from DMN 1.5 (temporal constructors, rounding scales, list replace), and the
+ * operator functions a text's arithmetic is rewritten into (rewriteArithmetic).
  */
 export const builtinOverrides: Readonly<Record<string, FeelFunction>> = {
   ...regexFunctions,
   ...temporalFunctions,
   ...numberFunctions,
   ...listFunctions,
+  ...arithmeticFunctions,
 };
 
 // A text that can use one of our builtins (a regex function named anywhere, so that it cannot reach

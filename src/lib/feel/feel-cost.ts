@@ -85,6 +85,9 @@ const LINEAR_BUILTINS = new Set([
   'context put',
   'context merge',
   'context',
+  '__feel_multiply',
+  '__feel_divide',
+  '__feel_negate',
 ]);
 
 // Constructs that repeat work: iteration, quantifiers, functions (recursion), filters (a filter

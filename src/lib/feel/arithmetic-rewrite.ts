@@ -2,16 +2,22 @@ import { parseExpression, parseUnaryTests } from 'feelin';
 import { ARITHMETIC_NAMES } from './duration-arithmetic.js';
 
 /**
- * feelin's `*`, `/` and unary `-` take numbers only; FEEL also applies them to durations. As feelin's
- * operators cannot be reached, a text that uses them is rewritten once, on its parse tree, into calls
- * of our operator functions (`a * -b` becomes `__feel_multiply(a, __feel_negate(b))`), which behave as
- * feelin for numbers. The tree keeps precedence; a negative number literal stays as it is; a text that
+ * feelin's `*`, `/` and unary `-` take numbers only, and its `-` between date-times ignores their
+ * zones; FEEL does better (see duration-arithmetic.ts). As feelin's operators cannot be reached, a
+ * text that uses them is rewritten once, on its parse tree, into calls of our operator functions
+ * (`a * -b` becomes `__feel_multiply(a, __feel_negate(b))`), which behave as feelin for numbers. The
+ * tree keeps precedence; a negative number literal, and a binary `-` with a number literal on either
+ * side (it can only be numbers or an error, which feelin gets right), stay as they are; a text that
  * does not parse is left alone (its evaluation reports the syntax error).
  */
 
 type Node = ReturnType<typeof parseExpression>['topNode'];
 
-const OPERATORS: Record<string, string> = { '*': ARITHMETIC_NAMES.multiply, '/': ARITHMETIC_NAMES.divide };
+const OPERATORS: Record<string, string> = {
+  '*': ARITHMETIC_NAMES.multiply,
+  '/': ARITHMETIC_NAMES.divide,
+  '-': ARITHMETIC_NAMES.subtract,
+};
 const MAY_NEED = /[*/-]/;
 const MAX_REMEMBERED = 10_000;
 const remembered = new Map<string, string>();
@@ -30,7 +36,9 @@ function rebuild(node: Node, text: string): string {
       return `${ARITHMETIC_NAMES.negate}(${rebuild(second, text)})`;
     }
     if (parts.length === 3 && first && second?.name === 'ArithOp' && third) {
-      const fn = OPERATORS[text.slice(second.from, second.to)];
+      const operator = text.slice(second.from, second.to);
+      const numeric = first.name === 'NumericLiteral' || third.name === 'NumericLiteral';
+      const fn = operator === '-' && numeric ? undefined : OPERATORS[operator];
       if (fn !== undefined) return `${fn}(${rebuild(first, text)}, ${rebuild(third, text)})`;
     }
   }

@@ -88,6 +88,7 @@ const LINEAR_BUILTINS = new Set([
   '__feel_multiply',
   '__feel_divide',
   '__feel_negate',
+  '__feel_subtract',
 ]);
 
 // Constructs that repeat work: iteration, quantifiers, functions (recursion), filters (a filter

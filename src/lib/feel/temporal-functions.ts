@@ -4,8 +4,9 @@ import { feelinBuiltin, override } from './builtin-function.js';
 /**
  * FEEL's temporal constructors where feelin departs from DMN 1.5 (10.3.4.1): dates and date-times with
  * negative (and more than four digit) years, a zone offset beyond ±18:00 or an offset together with a
- * zone id (both invalid, so null), a zero offset written `+00:00`/`-00:00` being UTC (`Z`), and
- * `years and months duration` counting whole months only.
+ * zone id (both invalid, so null), a zero offset written `+00:00`/`-00:00` being UTC (`Z`), the
+ * fraction of `time(hour, minute, second)`'s seconds kept, and `years and months duration` counting
+ * whole months only.
  */
 
 const time = feelinBuiltin('time');
@@ -89,6 +90,20 @@ const timeOverride = override(time, (...args) => {
     Math.abs(offset.value.total({ unit: 'minutes' })) > MAX_OFFSET_MINUTES
   ) {
     return null;
+  }
+  const second = args[2];
+  if (typeof args[0] === 'number' && typeof second === 'number' && !Number.isInteger(second)) {
+    // feelin drops the fraction of `second`; FEEL keeps it (time(12, 59, 1.3) is 12:59:01.3).
+    const whole = Math.floor(second);
+    const made = time(args[0], args[1], whole, ...args.slice(3));
+    if (!(made instanceof FeelTime)) return made;
+    const nanos = Math.round((second - whole) * 1e9);
+    const fraction = {
+      millisecond: Math.floor(nanos / 1e6),
+      microsecond: Math.floor(nanos / 1e3) % 1000,
+      nanosecond: nanos % 1000,
+    };
+    return utcIfZeroOffset(new FeelTime(made.value.with(fraction), made.zone));
   }
   return utcIfZeroOffset(time(...args));
 });

@@ -57,6 +57,12 @@ describe('FEEL builtins where feelin departs from DMN 1.5 (a layer of overrides)
     assert.equal(show('time("13:20:00@Europe/Paris")'), '13:20:00@Europe/Paris');
   });
 
+  test('time(hour, minute, second, offset) keeps the fraction of the seconds', () => {
+    assert.equal(show('time(12, 59, 1.3, duration("-PT1H"))'), '12:59:01.3-01:00');
+    assert.equal(show('time(23, 59, 59.999999999)'), '23:59:59.999999999');
+    assert.equal(show('time(12, 0, 1)'), '12:00:01');
+  });
+
   test('overriding time does not change how type names with "time" in them parse', () => {
     assert.equal(feel('duration("P1D") instance of days and time duration'), true);
     assert.equal(feel('time("10:00:00") instance of time'), true);
@@ -133,6 +139,24 @@ describe('FEEL arithmetic on durations (DMN 1.5 10.3.2.3: *, / and unary - on du
     assert.equal(show('date("2020-01-10") + -duration("P2D") * 2'), '2020-01-06');
     assert.equal(feel('-x * 2 + 1', { x: 3 }), -5);
     assert.equal(feel('10 / 4 * 2'), 5);
+  });
+
+  test('the difference of date-times is the exact time between them, zones and offsets counted', () => {
+    assert.equal(
+      show('date and time("2016-12-24T23:59:00-08:00") - date and time("2015-12-24T00:00:01-01:00")'),
+      'P367DT6H58M59S',
+    );
+    assert.equal(
+      show('date and time("2020-01-01T00:00:00@Europe/Paris") - date and time("2020-01-01T00:00:00Z")'),
+      '-PT1H',
+    );
+    assert.equal(show('time("10:00:00+02:00") - time("09:00:00Z")'), '-PT1H');
+    assert.equal(show('date("2020-03-01") - date("2020-02-01")'), 'P29D');
+    assert.equal(show('date("2020-01-01") - duration("P1D")'), '2019-12-31');
+    assert.equal(show('duration("P1D") - duration("PT1H")'), 'PT23H');
+    assert.equal(feel('duration("P1Y") - duration("PT1H")'), null);
+    assert.equal(feel('date("2020-01-01") - time("10:00:00")'), null);
+    assert.equal(feel('x - y - 1', { x: 10, y: 4 }), 5);
   });
 
   test('a result beyond a duration range, or operands of other types, are null', () => {

@@ -1,5 +1,6 @@
 import { parseExpression, parseUnaryTests } from 'feelin';
 import { ARITHMETIC_NAMES } from './duration-arithmetic.js';
+import { UNARY_VALUE_NAME } from './unary-value.js';
 
 /**
  * feelin's `*`, `/` and unary `-` take numbers only, and its `-` between date-times ignores their
@@ -9,6 +10,11 @@ import { ARITHMETIC_NAMES } from './duration-arithmetic.js';
  * tree keeps precedence; a negative number literal, and a binary `-` with a number literal on either
  * side (it can only be numbers or an error, which feelin gets right), stay as they are; a text that
  * does not parse is left alone (its evaluation reports the syntax error).
+ *
+ * In unary tests, a test that is an expression not mentioning `?` is compared with the input
+ * (DMN 1.5 10.3.2.11: `? = e`, or `?` in `e` for a list or range); feelin takes a boolean result as
+ * the test's outcome instead, so `Complex.aBoolean` matched any input when true. Such a test is
+ * wrapped in a call that turns a boolean into an equality test.
  */
 
 type Node = ReturnType<typeof parseExpression>['topNode'];
@@ -22,7 +28,31 @@ const MAY_NEED = /[*/-]/;
 const MAX_REMEMBERED = 10_000;
 const remembered = new Map<string, string>();
 
+function mentionsInput(node: Node): boolean {
+  let found = false;
+  const cursor = node.cursor();
+  do {
+    if (cursor.name === '?') found = true;
+  } while (!found && cursor.next() && cursor.from < node.to);
+  return found;
+}
+
+// A test the rewrite leaves to feelin: a comparison or interval (`< 5`, `[1..2]`), a literal.
+const TEST_FORMS = new Set([
+  'SimplePositiveUnaryTest',
+  'BooleanLiteral',
+  'NumericLiteral',
+  'StringLiteral',
+  'nil',
+]);
+
 function rebuild(node: Node, text: string): string {
+  if (node.name === 'PositiveUnaryTest') {
+    const test = node.firstChild;
+    if (test !== null && test.nextSibling === null && !TEST_FORMS.has(test.name) && !mentionsInput(test)) {
+      return `${UNARY_VALUE_NAME}(${rebuild(test, text)})`;
+    }
+  }
   if (node.name === 'ArithmeticExpression') {
     const parts: Node[] = [];
     for (let c = node.firstChild; c !== null; c = c.nextSibling) parts.push(c);
@@ -64,7 +94,7 @@ export function rewriteArithmetic(
   names: Iterable<string>,
   mode: 'expression' | 'unaryTests' = 'expression',
 ): string {
-  if (!MAY_NEED.test(text)) return text;
+  if (mode === 'expression' && !MAY_NEED.test(text)) return text;
   const special: string[] = [];
   for (const name of names) if (!SIMPLE_NAME.test(name) && text.includes(name)) special.push(name);
   const key = `${mode === 'expression' ? 'e' : 'u'}${special.join('\u0001')}\u0000${text}`;
@@ -83,6 +113,7 @@ export function rewriteArithmetic(
       enter(node) {
         if (node.type.isError) clean = false;
         if (node.name === 'ArithOp' && /^[*/-]$/.test(text.slice(node.from, node.to))) needed = true;
+        if (node.name === 'PositiveUnaryTest') needed = true;
         return clean ? undefined : false;
       },
     });

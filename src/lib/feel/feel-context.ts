@@ -5,13 +5,14 @@ import { temporalFunctions } from './temporal-functions.js';
 import { numberFunctions } from './number-functions.js';
 import { listFunctions } from './list-functions.js';
 import { arithmeticFunctions } from './duration-arithmetic.js';
+import { unaryValueFunctions } from './unary-value.js';
 
 installRangeLimit();
 
 /**
  * The builtins we provide instead of feelin's, by FEEL name: RE2 regular expressions, the functions
  * where feelin departs from DMN 1.5 (temporal constructors, rounding scales, list replace), and the
- * operator functions a text's arithmetic is rewritten into (rewriteArithmetic).
+ * operator and unary-test functions a text is rewritten into (rewriteArithmetic).
  */
 export const builtinOverrides: Readonly<Record<string, FeelFunction>> = {
   ...regexFunctions,
@@ -19,6 +20,7 @@ export const builtinOverrides: Readonly<Record<string, FeelFunction>> = {
   ...numberFunctions,
   ...listFunctions,
   ...arithmeticFunctions,
+  ...unaryValueFunctions,
 };
 
 // A text that can use one of our builtins (a regex function named anywhere, so that it cannot reach

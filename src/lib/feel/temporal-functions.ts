@@ -1,5 +1,14 @@
-import { FeelDate, FeelDateTime, FeelDuration, FeelTime, date, duration, type FeelFunction } from 'feelin';
-import { feelinBuiltin, override } from './builtin-function.js';
+import {
+  FeelDate,
+  FeelDateTime,
+  FeelDuration,
+  FeelTime,
+  date,
+  dateAndTime as parseDateAndTime,
+  duration,
+  type FeelFunction,
+} from 'feelin';
+import { feelinBuiltin, invalidArguments, override } from './builtin-function.js';
 
 /**
  * FEEL's temporal constructors where feelin departs from DMN 1.5 (10.3.4.1): dates and date-times with
@@ -118,14 +127,20 @@ const dateOverride = override(dateFn, (...args) => {
 });
 
 const dateAndTimeOverride = override(dateAndTime, (...args) => {
-  const [first] = args;
-  if (typeof first === 'string') {
-    if (badZone(first)) return null;
-    if (needsOwnParser(first)) {
-      const parsed = parseExtendedDateTime(first);
+  const [first, , from] = args;
+  const text = typeof first === 'string' ? first : typeof from === 'string' ? from : null;
+  if (text !== null) {
+    if (badZone(text)) return null;
+    if (needsOwnParser(text)) {
+      const parsed = parseExtendedDateTime(text);
       if (parsed instanceof FeelDate) return new FeelDateTime(parsed.value.toPlainDateTime(), null);
       return utcIfZeroOffset(parsed);
     }
+    // What feelin's builtin does with a string, without its evaluate-per-call fallback.
+    const parsed = parseDateAndTime(text);
+    if (parsed === null)
+      return invalidArguments('date and time({from}) is not a valid date time', { from: text });
+    return utcIfZeroOffset(parsed);
   }
   return utcIfZeroOffset(dateAndTime(...args));
 });

@@ -89,6 +89,7 @@ const LINEAR_BUILTINS = new Set([
   '__feel_divide',
   '__feel_negate',
   '__feel_subtract',
+  '__feel_unary_value',
 ]);
 
 // Constructs that repeat work: iteration, quantifiers, functions (recursion), filters (a filter

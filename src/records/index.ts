@@ -182,12 +182,12 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
   });
   const pipeline = new WritePipeline(pool);
   const cursors = new CursorCodec(await loadCursorKey(ownerPool));
-  const snapshots = new SnapshotJob(ownerPool, registry, logger);
   const archiveFiles = new ArchiveFiles(
     deps.archiveStore ?? createObjectStore(config.records.archive),
     new DuckEngine(),
     logger,
   );
+  const snapshots = new SnapshotJob(ownerPool, registry, logger, archiveFiles);
   const archive = new ArchiveJob({
     pool: ownerPool,
     registry,

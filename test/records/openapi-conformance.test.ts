@@ -243,6 +243,24 @@ describe('records OpenAPI document against live responses', () => {
     await send('GET', '/api/platform/audit?operation=NOPE', 400, { roles: ['auditor'] });
     await send('POST', '/api/platform/audit/verify', 200, { body: { schema: ordersPath, id: order.id } });
     await send('POST', '/api/platform/audit/verify', 400, { body: { schema: ordersPath } });
+    // Erasure
+    const erasable = await send('POST', orders, 201, { body: purchaseOrder() });
+    const erasableId = (erasable.json().data as { id: string }).id;
+    await send('POST', '/api/platform/erase', 403, {
+      body: { schema: ordersPath, id: erasableId, reason: 'r' },
+    });
+    await send('POST', '/api/platform/erase', 400, {
+      ...admin,
+      body: { schema: ordersPath, id: erasableId },
+    });
+    await send('POST', '/api/platform/erase', 404, {
+      ...admin,
+      body: { schema: ordersPath, id: missing, reason: 'r' },
+    });
+    await send('POST', '/api/platform/erase', 200, {
+      ...admin,
+      body: { schema: ordersPath, id: erasableId, reason: 'r' },
+    });
     // Delete last
     await send('DELETE', `${orders}/${order.id}`, 204);
     await send('DELETE', `${orders}/${order.id}`, 404);

@@ -3,6 +3,9 @@ import { compileDecisionTable } from './decision-table.js';
 import { compileExpression } from './feel-expression.js';
 import { applyType, evaluationError, runFeel, type CompileEnv, type Evaluator } from './runtime.js';
 import type { DmnExpression, DmnFunctionDefinition } from './types.js';
+import { compileIteration } from './boxed-iterators.js';
+
+const INSTANCE_OF = /\binstance\s+of\b/;
 
 /** Compiles any boxed expression into an evaluator over the variables in scope. */
 export function compileBoxed(expression: DmnExpression, env: CompileEnv): Evaluator {
@@ -10,6 +13,11 @@ export function compileBoxed(expression: DmnExpression, env: CompileEnv): Evalua
   switch (expression.kind) {
     case 'literal': {
       const compiled = compileExpression(expression.text, env.scope);
+      // `instance of` an item definition finds the type by its name; variables still win.
+      if (INSTANCE_OF.test(expression.text) && Object.keys(env.types.instanceTypes).length > 0) {
+        const types = env.types.instanceTypes;
+        return (vars, run) => runFeel(compiled, { ...types, ...vars }, run, env.owner, site, 'expression');
+      }
       return (vars, run) => runFeel(compiled, vars, run, env.owner, site, 'expression');
     }
     case 'decisionTable':
@@ -84,6 +92,12 @@ export function compileBoxed(expression: DmnExpression, env: CompileEnv): Evalua
     }
     case 'function':
       return compileFunction(expression, env);
+    case 'conditional':
+    case 'filter':
+    case 'for':
+    case 'some':
+    case 'every':
+      return compileIteration(expression, env, compileBoxed);
   }
 }
 

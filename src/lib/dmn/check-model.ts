@@ -172,6 +172,19 @@ function checkFeel(model: DmnModel, problems: DmnProblem[], limits?: DmnLimits):
         mayRunLong = true;
         walk(expression.body, at);
         break;
+      case 'conditional':
+        walk(expression.condition, at);
+        walk(expression.then, at);
+        walk(expression.otherwise, at);
+        break;
+      case 'filter':
+      case 'for':
+      case 'some':
+      case 'every':
+        mayRunLong = true;
+        walk(expression.source, at);
+        walk(expression.kind === 'filter' ? expression.match : expression.body, at);
+        break;
     }
   };
   for (const d of model.decisions) walk(d.logic, d.id);
@@ -212,6 +225,22 @@ export function allNames(model: DmnModel): string[] {
           names.add(b.name);
           walk(b.value);
         }
+        break;
+      case 'conditional':
+        [expression.condition, expression.then, expression.otherwise].forEach(walk);
+        break;
+      case 'filter':
+        names.add('item');
+        walk(expression.source);
+        walk(expression.match);
+        break;
+      case 'for':
+      case 'some':
+      case 'every':
+        names.add(expression.variable);
+        if (expression.kind === 'for') names.add('partial');
+        walk(expression.source);
+        walk(expression.body);
         break;
       default:
         break;

@@ -259,12 +259,21 @@ export class DecisionGraph {
     if (cached !== undefined) return cached;
     const service = this.services.get(id);
     if (service !== undefined) {
-      const names = [...service.inputData, ...service.inputDecisions].map(
-        (ref) => this.inputsById.get(ref)?.name ?? this.decisions.get(ref)?.decision.name ?? ref,
-      );
+      const params = [...service.inputData, ...service.inputDecisions].map((ref) => {
+        const element = this.inputsById.get(ref) ?? this.decisions.get(ref)?.decision;
+        return { name: element?.name ?? ref, typeRef: element?.typeRef ?? null };
+      });
+      const names = params.map((p) => p.name);
+      // Invoked as a function (DMN 1.5 10.4): the wrong number of arguments, or an argument that does
+      // not conform to its parameter's type, makes the invocation null; the service is not run.
       const fn = new FeelFunction((...args: unknown[]) => {
+        if (args.length !== params.length) return null;
         const given: Scope = {};
-        names.forEach((name, i) => (given[name] = args[i] ?? null));
+        for (const [i, { name, typeRef }] of params.entries()) {
+          const conformance = this.types.conform(args[i] ?? null, typeRef);
+          if (!conformance.ok) return null;
+          given[name] = conformance.value;
+        }
         const outputs = this.invokeService(service, given, ev.run);
         const values = Object.values(outputs);
         return values.length === 1 ? values[0] : outputs;

@@ -1,5 +1,5 @@
 import { evaluate, isFunction, type Warning } from 'feelin';
-import { feelVariables } from '../feel/index.js';
+import { feelVariables, rewriteArithmetic } from '../feel/index.js';
 import { analyzeFeel, parseContextOf } from './feel-analysis.js';
 
 /** Variables visible to an expression, by name. */
@@ -38,13 +38,15 @@ export function compileExpression(text: string, scope: readonly string[]): Compi
     return { text, precompiled: true, evaluate: () => ({ value: literal, warnings: [] }) };
   }
   const simpleName = /^[A-Za-z_][A-Za-z0-9_]*$/.test(text.trim()) ? text.trim() : null;
-  const wrapped = wrap(text, scope);
+  // `*`, `/` and unary `-` become calls of our operators, which take durations as FEEL does.
+  const source = rewriteArithmetic(text, scope);
+  const wrapped = wrap(source, scope);
   if (wrapped === null) {
     return { text, precompiled: false, evaluate: (vars) => evaluateSlow(text, vars) };
   }
   const { fn, params, warnings } = wrapped;
   // A parameter named like a function we provide (`matches`) defaults to ours, not feelin's builtin.
-  const defaults: Scope = feelVariables(text, {});
+  const defaults: Scope = feelVariables(source, {});
   const run = (vars: Scope): FeelOutcome => {
     const args = params.map((p) => (Object.hasOwn(vars, p) ? vars[p] : defaults[p]));
     const start = warnings.length;
@@ -113,10 +115,11 @@ function wrap(
   }
 }
 
-/** Evaluates a FEEL text with feelin, turning a thrown syntax error into a warning. */
+/** Evaluates a FEEL text with feelin (and our layer), turning a thrown syntax error into a warning. */
 export function evaluateSlow(text: string, vars: Scope): FeelOutcome {
   try {
-    const { value, warnings } = evaluate(text, feelVariables(text, vars));
+    const source = rewriteArithmetic(text, Object.keys(vars));
+    const { value, warnings } = evaluate(source, feelVariables(source, vars));
     return { value: value === undefined ? null : value, warnings };
   } catch (err) {
     return { value: null, warnings: [failure(err)] };

@@ -8,9 +8,15 @@ export type Conformance = { ok: true; value: unknown } | { ok: false };
 /** Checks values against typeRefs (FEEL built-in types and the model's item definitions). */
 export interface TypeChecker {
   conform(value: unknown, typeRef: string | null): Conformance;
+  /**
+   * The model's item definitions as values FEEL's `instance of` can test against (feelin tests a type
+   * name it does not know with JavaScript's `instanceof` on the value of that name in scope), by name.
+   */
+  readonly instanceTypes: Readonly<Record<string, unknown>>;
 }
 
 interface ItemType {
+  function: boolean;
   base: string | null;
   collection: boolean;
   components: Map<string, ItemType> | null;
@@ -39,6 +45,7 @@ const BUILTIN: Record<string, (value: unknown) => boolean> = {
 export function createTypeChecker(itemDefinitions: DmnItemDefinition[]): TypeChecker {
   const named = new Map<string, ItemType>();
   const build = (def: DmnItemDefinition): ItemType => ({
+    function: def.isFunction,
     base: def.typeRef === null ? null : normalizeTypeRef(def.typeRef),
     collection: def.isCollection,
     components:
@@ -89,11 +96,46 @@ export function createTypeChecker(itemDefinitions: DmnItemDefinition[]): TypeChe
     return { ok: false };
   };
 
+  // `instance of` (DMN 1.5 10.3.2.9): the value's own type must be the item definition's type or a
+  // subtype of it, structurally; allowed values are a constraint, not part of the type, and no
+  // singleton list conversion applies. Null is an instance of no item definition, but a context entry
+  // that is null conforms to its component's type.
+  const isInstance = (value: unknown, item: ItemType, depth: number): boolean => {
+    if (value === null || value === undefined) return false;
+    if (depth > 32) return true;
+    if (item.function) return isFunction(value);
+    if (item.collection) {
+      const element: ItemType = { ...item, collection: false };
+      return Array.isArray(value) && value.every((v) => v === null || isInstance(v, element, depth + 1));
+    }
+    if (item.components !== null) {
+      if (!isPlainObject(value)) return false;
+      for (const [name, type] of item.components) {
+        if (!Object.hasOwn(value, name)) return false;
+        const entry = value[name];
+        if (entry !== null && entry !== undefined && !isInstance(entry, type, depth + 1)) return false;
+      }
+      return true;
+    }
+    if (item.base === null) return true;
+    const definition = named.get(item.base);
+    if (definition !== undefined) return isInstance(value, definition, depth + 1);
+    const builtin = BUILTIN[item.base.toLowerCase()];
+    return builtin === undefined || builtin(value);
+  };
+  const instanceTypes: Record<string, unknown> = {};
+  for (const [name, item] of named) {
+    const type = function itemDefinition(): void {};
+    Object.defineProperty(type, Symbol.hasInstance, { value: (v: unknown) => isInstance(v, item, 0) });
+    instanceTypes[name] = type;
+  }
+
   return {
     conform(value, typeRef) {
       if (typeRef === null) return { ok: true, value: value ?? null };
       return checkRef(value, normalizeTypeRef(typeRef), 0);
     },
+    instanceTypes,
   };
 }
 

@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import { DmnModdle } from 'dmn-moddle';
+import { DMN15_BOXED_TYPES } from './dmn15-boxed-types.js';
 
 /** An element of the dmn-moddle tree, read through the helpers below. */
 export interface ModdleNode {
@@ -17,7 +19,11 @@ interface RootHandler {
   context?: { warnings?: { message?: string }[] };
 }
 
-const moddle = new DmnModdle();
+// dmn-moddle's DMN 1.3 package with the boxed expressions of DMN 1.4/1.5 added.
+const dmn13 = createRequire(import.meta.url)('dmn-moddle/resources/dmn/json/dmn13.json') as {
+  types: unknown[];
+};
+const moddle = new DmnModdle({ dmn: { ...dmn13, types: [...dmn13.types, ...DMN15_BOXED_TYPES] } });
 
 /**
  * Reads a DMN 1.3 document synchronously. dmn-moddle's `fromXML` parses inside the executor of the

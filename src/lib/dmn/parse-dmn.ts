@@ -338,10 +338,53 @@ class ModelReader {
       }
       case 'dmn:FunctionDefinition':
         return this.functionDefinition(node, owner);
+      case 'dmn:Conditional':
+        return {
+          kind: 'conditional',
+          id,
+          typeRef,
+          condition: this.part(node, 'if', at, owner),
+          then: this.part(node, 'then', at, owner),
+          otherwise: this.part(node, 'else', at, owner),
+        };
+      case 'dmn:Filter':
+        return {
+          kind: 'filter',
+          id,
+          typeRef,
+          source: this.part(node, 'in', at, owner),
+          match: this.part(node, 'match', at, owner),
+        };
+      case 'dmn:For':
+      case 'dmn:Some':
+      case 'dmn:Every': {
+        const variable = str(node, 'iteratorVariable');
+        if (variable === null || variable.trim() === '')
+          this.problem(at, 'iterator names no iterator variable');
+        const kind = node.$type === 'dmn:For' ? 'for' : node.$type === 'dmn:Some' ? 'some' : 'every';
+        return {
+          kind,
+          id,
+          typeRef,
+          variable: (variable ?? '').trim(),
+          source: this.part(node, 'in', at, owner),
+          body: this.part(node, kind === 'for' ? 'return' : 'satisfies', at, owner),
+        };
+      }
       default:
         this.problem(at, `unsupported expression <${node.$type.replace(/^dmn:/, '')}>`);
         return null;
     }
+  }
+
+  // The expression inside a child expression element (`<if>`, `<in>`…) of a DMN 1.4+ boxed expression;
+  // a missing one is a problem (and null, so the model is not evaluated anyway).
+  private part(node: ModdleNode, key: string, at: string, owner: string): DmnExpression {
+    const valueNode = child(child(node, key), 'value');
+    const value = valueNode === null ? null : this.expression(valueNode, owner);
+    if (valueNode === null)
+      this.problem(at, `<${node.$type.replace(/^dmn:/, '').toLowerCase()}> has no <${key}>`);
+    return value ?? { kind: 'literal', id: at, text: 'null', typeRef: null };
   }
 
   private functionDefinition(node: ModdleNode, owner: string): DmnFunctionDefinition | null {

@@ -10,8 +10,8 @@
  * - BKM: a named function (encapsulated logic) that decisions call; it sees only its parameters and the
  *   BKMs it requires.
  * - decision service: a function over input decisions and input data that returns its output decisions.
- * - boxed expression: literal expression, decision table, context, list, relation, invocation or function
- *   definition; they nest.
+ * - boxed expression: literal expression, decision table, context, list, relation, invocation, function
+ *   definition, conditional, filter or iterator (for, some, every); they nest.
  * - hit policy: how a decision table turns the rules that matched into a result.
  * - problem: something wrong in a model found before evaluation; a model with problems is not evaluable.
  */
@@ -117,9 +117,50 @@ export interface DmnFunctionDefinition {
   body: DmnExpression | null;
 }
 
+/** A boxed conditional (DMN 1.4): `then` when `condition` is true, else `otherwise`. */
+export interface DmnConditional {
+  kind: 'conditional';
+  id: string | null;
+  typeRef: string | null;
+  condition: DmnExpression;
+  then: DmnExpression;
+  otherwise: DmnExpression;
+}
+
+/** A boxed filter (DMN 1.4): the items of `source` for which `match` (with `item` bound) is true. */
+export interface DmnFilter {
+  kind: 'filter';
+  id: string | null;
+  typeRef: string | null;
+  source: DmnExpression;
+  match: DmnExpression;
+}
+
+/**
+ * A boxed iterator (DMN 1.4): `for` maps each item of `source` (bound to `variable`) through `body`;
+ * `some` and `every` test `body` (their `satisfies`) on the items.
+ */
+export interface DmnIterator {
+  kind: 'for' | 'some' | 'every';
+  id: string | null;
+  typeRef: string | null;
+  variable: string;
+  source: DmnExpression;
+  body: DmnExpression;
+}
+
 /** Any boxed expression. */
 export type DmnExpression =
-  DmnLiteral | DmnDecisionTable | DmnContext | DmnList | DmnRelation | DmnInvocation | DmnFunctionDefinition;
+  | DmnLiteral
+  | DmnDecisionTable
+  | DmnContext
+  | DmnList
+  | DmnRelation
+  | DmnInvocation
+  | DmnFunctionDefinition
+  | DmnConditional
+  | DmnFilter
+  | DmnIterator;
 
 /** A decision of the DRG. Requirements hold element ids. */
 export interface DmnDecision {

@@ -1,5 +1,5 @@
 import { unaryTest } from 'feelin';
-import { feelVariables } from '../feel/index.js';
+import { feelVariables, rewriteArithmetic } from '../feel/index.js';
 import type { FeelOutcome, Scope } from './feel-expression.js';
 
 /** The unary tests of a decision table cell, compiled once. */
@@ -45,7 +45,8 @@ export function compileUnaryTests(text: string): CompiledUnaryTests {
 /** Runs feelin's unary test, turning a thrown syntax error into a warning. */
 export function unaryTestSlow(text: string, input: unknown, vars: Scope): FeelOutcome {
   try {
-    const { value, warnings } = unaryTest(text, feelVariables(text, { ...vars, '?': input ?? null }));
+    const source = rewriteArithmetic(text, Object.keys(vars), 'unaryTests');
+    const { value, warnings } = unaryTest(source, feelVariables(source, { ...vars, '?': input ?? null }));
     return { value, warnings };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -85,6 +85,11 @@ const LINEAR_BUILTINS = new Set([
   'context put',
   'context merge',
   'context',
+  '__feel_multiply',
+  '__feel_divide',
+  '__feel_negate',
+  '__feel_subtract',
+  '__feel_unary_value',
 ]);
 
 // Constructs that repeat work: iteration, quantifiers, functions (recursion), filters (a filter

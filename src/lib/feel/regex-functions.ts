@@ -2,6 +2,7 @@ import { FeelFunction } from 'feelin';
 import { compileRe2, Re2PatternError, type Re2Options } from '../re2/re2-pattern.js';
 import type { RE2JS } from 're2js';
 import { feelLimits } from './feel-limits.js';
+import { invalidArguments as invalid } from './builtin-function.js';
 
 /**
  * FEEL's `matches`, `replace` and `split` on RE2 (linear-time matching) instead of feelin's, which use
@@ -13,19 +14,6 @@ import { feelLimits } from './feel-limits.js';
 
 /** The largest string `replace` may produce (characters); a larger result is null with a warning. */
 export const MAX_REPLACE_RESULT_LENGTH = 10_000_000;
-
-// feelin exports no way to make the "invalid arguments" signal its builtins return (a warning and a
-// null result), but a FeelFunction called with too many arguments returns one: its class is taken
-// from there. test/workflow/feel/regex-functions.test.ts notices if a feelin upgrade changes this.
-const failureClass = (new FeelFunction(() => null, []).invoke([null]) as object).constructor as new (
-  warning: string,
-  template: string,
-  values: Record<string, unknown>,
-) => object;
-
-function invalid(template: string, values: Record<string, unknown> = {}): object {
-  return new failureClass('INVALID_ARGUMENTS', template, values);
-}
 
 type Compiled = { ok: true; re: RE2JS } | { ok: false; failure: object };
 

@@ -566,3 +566,25 @@ export async function deleteStagedRecords(
     [schemaPath, ids],
   );
 }
+
+/**
+ * Adds to the snapshot table `table` the states in `historyRows` (exact JSON history rows read
+ * from archive files, one per record); returns the rows written.
+ */
+export async function fillSnapshotFromRows(
+  db: Queryable,
+  table: string,
+  schema: CompiledSchema,
+  historyRows: readonly string[],
+): Promise<number> {
+  let written = 0;
+  for (let start = 0; start < historyRows.length; start += 5000) {
+    const chunk = historyRows.slice(start, start + 5000);
+    const inserted = await db.query(
+      `INSERT INTO ${table} SELECT (jsonb_populate_record(NULL::${schema.table}, h.value -> 'state')).* FROM jsonb_array_elements($1::jsonb) AS h`,
+      [`[${chunk.join(',')}]`],
+    );
+    written += inserted.rowCount ?? 0;
+  }
+  return written;
+}

@@ -36,6 +36,8 @@ export interface AuditFilter {
   beforeEventId?: string;
   /** SQL conditions that hide the events of records the caller may not read (access layer 4). */
   visible?: string[];
+  /** Events of the named record read from archive files (exact JSON rows), listed with the log's. */
+  archivedRows?: readonly string[];
 }
 
 /** Audit events matching the filter, newest first; one more than `limit` tells there are more. */
@@ -50,7 +52,12 @@ export async function listAudit(db: Queryable, filter: AuditFilter, limit: numbe
   if (filter.to) where.push(`"timestamp" <= ${params.add(filter.to, 'timestamptz')}`);
   if (filter.beforeEventId) where.push(`event_id < ${params.add(filter.beforeEventId, 'bigint')}`);
   if (filter.visible) where.push(...filter.visible);
-  const text = `SELECT ${auditColumns} FROM records.audit_events${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY audit_events.event_id DESC LIMIT ${limit + 1}`;
+  const archived = filter.archivedRows ?? [];
+  const source =
+    archived.length === 0
+      ? 'records.audit_events'
+      : `(SELECT * FROM records.audit_events UNION SELECT * FROM jsonb_populate_recordset(NULL::records.audit_events, ${params.add(`[${archived.join(',')}]`, 'jsonb')})) AS audit_events`;
+  const text = `SELECT ${auditColumns} FROM ${source}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY audit_events.event_id DESC LIMIT ${limit + 1}`;
   const { rows } = await db.query<AuditRow>(statement(text, params.values));
   return rows;
 }

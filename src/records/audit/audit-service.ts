@@ -105,8 +105,12 @@ export class AuditService {
     const [only] = schemas;
     const { rows, denied } = await reader.read(identity, schemas, async (db) => {
       // One record named: hidden from the caller is 404, as for GET.
-      if (entityId !== undefined && only !== undefined && schemas.length === 1)
+      if (entityId !== undefined && only !== undefined && schemas.length === 1) {
         await reader.requireReadable(db, identity, only, entityId);
+        // A record archived to files keeps its events there (read as the owner, after the check).
+        const { files, ownerPool } = this.deps;
+        if (files) filter.archivedRows = await files.rowsOf(ownerPool, only.path, entityId, 'audit');
+      }
       const listed = await listAudit(db, filter, limit);
       // Events of records the caller's record read rules deny are left out (an audit page spans
       // many records; one of them should not fail it). The cursor still follows the listed events.

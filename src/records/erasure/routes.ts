@@ -21,6 +21,17 @@ export interface ErasureRouteDependencies {
   files: ArchiveFiles | undefined;
 }
 
+const Erased = Type.Object({
+  schema: Type.String(),
+  id: Type.String(),
+  hot: Type.Boolean(),
+  history_rows: Type.Integer(),
+  staged_copies: Type.Integer(),
+  file_sets: Type.Integer(),
+  snapshot_rows: Type.Integer(),
+  audit_events: Type.Integer(),
+});
+
 const EraseBody = Type.Object(
   {
     schema: Type.Optional(Type.Unknown()),
@@ -57,6 +68,9 @@ export function registerErasureRoutes(app: HttpServer, deps: ErasureRouteDepende
         security: [{ bearer: [] }],
         summary: "Erase one record's data",
         body: EraseBody,
+        response: {
+          200: Type.Object({ data: Erased, status: Type.String(), requestId: Type.String() }),
+        },
       },
       schemaErrorFormatter: eraseProblems,
     },

@@ -3,7 +3,8 @@ import type { Logger } from '../../platform/logging/logger.js';
 import type { Queryable } from '../../platform/database/queryable.js';
 import { snapshotRowStatements } from '../access/derived-rows-rls.js';
 import { accessRuleSql } from '../access/rls-ddl.js';
-import { fillSnapshotTable } from '../archive/archive-repository.js';
+import { fillSnapshotFromRows, fillSnapshotTable } from '../archive/archive-repository.js';
+import type { ArchiveFiles } from '../archive/files/archive-files.js';
 import type { CompiledSchema } from '../schemas/compiled-schema.js';
 import { quoteIdent } from '../schemas/identifiers.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
@@ -60,6 +61,7 @@ export class SnapshotJob {
     private readonly pool: Pool,
     private readonly registry: SchemaRegistry,
     private readonly logger: Logger,
+    private readonly files?: ArchiveFiles,
   ) {}
 
   /** Stores a request (status in_progress) and starts the job on it soon. */
@@ -148,7 +150,15 @@ export class SnapshotJob {
       const table = snapshotTable(request.snapshot_id);
       await client.query(`DROP TABLE IF EXISTS ${table}`);
       await client.query(`CREATE TABLE ${table} (LIKE ${schema.table}, PRIMARY KEY (id))`);
-      const inserted = await fillSnapshotTable(client, table, schema, request.at);
+      let inserted = await fillSnapshotTable(client, table, schema, request.at);
+      // Records archived to files have their history there (none of it is in PostgreSQL).
+      if (this.files)
+        inserted += await fillSnapshotFromRows(
+          client,
+          table,
+          schema,
+          await this.files.historyAsOf(this.pool, schema.path, request.at),
+        );
       await client.query(`CREATE INDEX ON ${table} (created_at, id)`);
       for (const sql of snapshotRowStatements(table, accessRuleSql(schema.definition, ['read'])))
         await client.query(sql);

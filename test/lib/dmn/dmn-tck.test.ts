@@ -8,7 +8,7 @@ import { conformanceSuite } from '../../helpers/conformance.js';
 
 // Floors count test cases (a case passes when every one of its result nodes does); they only go up.
 const LEVEL2_FLOOR = 116;
-const LEVEL3_FLOOR = 1162;
+const LEVEL3_FLOOR = 1230;
 
 const { directory: KIT, skip: kitMissing } = conformanceSuite('dmn-tck');
 

@@ -144,3 +144,27 @@ describe('decision requirements graph', () => {
     assert.throws(() => evaluateDecision(free, 'Route', {}), /input expression 'order.total' failed/);
   });
 });
+
+describe('a decision service invoked as a FEEL function (DMN 1.5 10.4)', () => {
+  const serviceModel = definitions(`
+    ${inputData('i_x', 'x', 'string')}
+    ${literalDecision('d_echo', 'echo', 'x + "!"', { inputs: ['i_x'] })}
+    <decisionService id="s_echo" name="Echo"><outputDecision href="#d_echo"/><inputData href="#i_x"/></decisionService>
+    ${literalDecision('d_ok', 'ok', 'Echo("hi")', { knowledge: ['s_echo'] })}
+    ${literalDecision('d_wrong_type', 'wrong type', 'Echo(123)', { knowledge: ['s_echo'] })}
+    ${literalDecision('d_no_args', 'no args', 'Echo()', { knowledge: ['s_echo'] })}
+    ${literalDecision('d_too_many', 'too many', 'Echo("a", "b")', { knowledge: ['s_echo'] })}
+  `);
+  const compiled = compileDmn(serviceModel);
+  const run = (name: string): unknown => evaluateDecision(compiled, name, {}, { strict: false }).result;
+
+  test('its single output decision is the value of the call', () => {
+    assert.equal(run('ok'), 'hi!');
+  });
+
+  test('an argument that does not conform to its parameter type, or the wrong count, gives null', () => {
+    assert.equal(run('wrong type'), null);
+    assert.equal(run('no args'), null);
+    assert.equal(run('too many'), null);
+  });
+});

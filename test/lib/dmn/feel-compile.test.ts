@@ -71,6 +71,32 @@ describe('compiled unary tests', () => {
   });
 });
 
+describe('unary tests that are expressions (DMN 1.5 10.3.2.11)', () => {
+  const vars = { flags: { on: true, off: false }, limit: 5, choices: [1, 2] };
+  const matches = (text: string, input: unknown): boolean => compileUnaryTests(text).test(input, vars);
+
+  test('an expression without ? is compared with the input, a boolean one too', () => {
+    assert.equal(matches('flags.on', true), true);
+    assert.equal(matches('flags.on', false), false);
+    assert.equal(matches('flags.off', false), true);
+    assert.equal(matches('not(flags.on)', false), true);
+    assert.equal(matches('not(flags.on)', true), false);
+    assert.equal(matches('flags.on', null), false);
+    assert.equal(matches('limit', 5), true);
+    assert.equal(matches('limit', 6), false);
+    assert.equal(matches('choices', 2), true);
+    assert.equal(matches('limit > 3', true), true);
+    assert.equal(matches('limit > 3', false), false);
+  });
+
+  test('an expression that mentions ? is the test itself', () => {
+    assert.equal(matches('? > limit', 6), true);
+    assert.equal(matches('? > limit', 4), false);
+    assert.equal(matches('odd(?)', 3), true);
+    assert.equal(matches('< limit, flags.on', true), true);
+  });
+});
+
 describe('compiled expressions', () => {
   const cases: [string, string[], Record<string, unknown>][] = [
     ['"Hello " + Full Name', ['Full Name'], { 'Full Name': 'Ann' }],

@@ -153,6 +153,30 @@ export class ArchiveFiles {
     return entry;
   }
 
+  /**
+   * For each record whose history lives in the schema's file sets (its current copy there), the
+   * newest history row at or before `at`: the exact JSON row (its `state` is the record then).
+   */
+  async historyAsOf(db: Queryable, schemaPath: string, at: string): Promise<string[]> {
+    const entries = await fileSetsOf(db, schemaPath);
+    if (entries.length === 0) return [];
+    const { files, entryOf } = await this.filesOf(entries, 'history');
+    const rows = await this.engine.rows<{ record_id: string; row: string; filename: string }>(
+      `SELECT CAST(record_id AS VARCHAR) AS record_id, arg_max("row", event_id) AS "row", arg_max(filename, event_id) AS filename
+       FROM read_parquet(${files}, filename = true)
+       WHERE CAST(json_extract_string("row", '$.timestamp') AS TIMESTAMPTZ) <= CAST($1 AS TIMESTAMPTZ)
+       GROUP BY record_id`,
+      [at],
+    );
+    const current = await currentCopies(
+      db,
+      rows.map((row) => ({ file_set_id: entryOf(row.filename).file_set_id, record_id: row.record_id })),
+    );
+    return rows
+      .filter((row) => current.has(`${entryOf(row.filename).file_set_id}/${row.record_id}`))
+      .map((row) => row.row);
+  }
+
   /** The records whose copy in the file set was archived before `cutoff` (ISO 8601). */
   async archivedBefore(entry: FileSetEntry, cutoff: string): Promise<string[]> {
     const file = await this.localFile(entry, 'records');

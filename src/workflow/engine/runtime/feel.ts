@@ -1,5 +1,5 @@
 import { evaluate } from 'feelin';
-import { feelVariables, runBounded, textMayRunLong } from '../../../lib/feel/index.js';
+import { feelVariables, rewriteArithmetic, runBounded, textMayRunLong } from '../../../lib/feel/index.js';
 import { toJsonValue } from './json.js';
 import type { JsonValue, Variables } from './types.js';
 
@@ -14,14 +14,15 @@ const LENIENT = new Set(['NO_VARIABLE_FOUND', 'NO_PROPERTY_FOUND', 'NO_CONTEXT_E
  * Evaluates FEEL text against variables. Never throws: a syntax error, an exception inside feelin,
  * a null caused by a type error, or an evaluation that outlives WORKFLOW_FEEL_TIMEOUT_MS or iterates
  * more than WORKFLOW_FEEL_MAX_LIST_LENGTH items comes back as `{ ok: false }`, for the caller to
- * raise an incident. Regular expressions run on RE2.
+ * raise an incident. Regular expressions run on RE2; `*`, `/` and unary `-` take durations too.
  */
 export function evaluateFeel(expression: string, variables: Variables): FeelResult {
   try {
-    const context = feelVariables(expression, variables);
+    const source = rewriteArithmetic(expression, Object.keys(variables));
+    const context = feelVariables(source, variables);
     const { value, warnings } = textMayRunLong(expression)
-      ? runBounded(() => evaluate(expression, context))
-      : evaluate(expression, context);
+      ? runBounded(() => evaluate(source, context))
+      : evaluate(source, context);
     if (value === null || value === undefined) {
       const fatal = warnings.find((warning) => !LENIENT.has(warning.type));
       if (fatal !== undefined) return { ok: false, message: `${fatal.message} in '${expression}'` };

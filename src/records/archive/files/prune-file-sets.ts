@@ -4,6 +4,17 @@ import type { FileSetEntry } from './manifest-repository.js';
 
 type Comparison = Extract<Condition, { kind: 'compare' }>;
 
+/**
+ * A number bound or query value as a double: DuckDB prints the bound of a column holding a number
+ * past the double range (1e400, kept exact in the record) as `inf` or `-inf`, which `Number` does
+ * not read.
+ */
+function doubleOf(text: string): number {
+  if (text === 'inf') return Infinity;
+  if (text === '-inf') return -Infinity;
+  return Number(text);
+}
+
 /** Orders two values of a column type (negative, zero, positive), or undefined when it cannot tell. */
 function compare(type: FieldType, left: string, right: string): number | undefined {
   switch (type) {
@@ -12,8 +23,12 @@ function compare(type: FieldType, left: string, right: string): number | undefin
       const b = BigInt(right);
       return a < b ? -1 : a > b ? 1 : 0;
     }
-    case 'number':
-      return Number(left) - Number(right);
+    case 'number': {
+      const a = doubleOf(left);
+      const b = doubleOf(right);
+      if (Number.isNaN(a) || Number.isNaN(b)) return undefined;
+      return a < b ? -1 : a > b ? 1 : 0;
+    }
     case 'timestamp': {
       // Bounds print as `YYYY-MM-DD HH:MM:SS[.ffffff]+00`; milliseconds are what Date keeps.
       const a = Date.parse(left.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00'));

@@ -125,6 +125,9 @@ const numberPool = [
   '12345678901234567890.123456788',
   '12345678901234567890.1234567885',
   '-98765432109876543210.5',
+  '1e400',
+  '2e400',
+  '-1e400',
   '0.1000000000000000000001',
 ];
 const uuidPool = Array.from({ length: 8 }, () => randomUUID());
@@ -182,7 +185,7 @@ function near(type: FieldType, value: unknown, raw: string | undefined): unknown
       return random.pick([
         text,
         text.includes('.') && !/e/i.test(text) ? `${text}1` : `${text}.5`.replace(/e.*\.5$/i, ''),
-        String(Number(text)),
+        Number.isFinite(Number(text)) ? String(Number(text)) : text,
         text.startsWith('-') ? text.slice(1) : `-${text}`,
         random.pick(numberPool),
       ]);

@@ -6,7 +6,6 @@ import { AuthErrors } from '../auth/auth-errors.js';
 import { identityOf } from '../auth/request-identity.js';
 import { RecordsErrors } from '../errors.js';
 import { parseReason } from '../history/reason.js';
-import { successBody } from '../http/envelope.js';
 import { partProblems } from '../http/route-schema.js';
 import { platformAdminRole } from '../role-bindings/routes.js';
 import { uuidPattern } from '../schemas/identifiers.js';
@@ -88,9 +87,11 @@ export function registerErasureRoutes(app: HttpServer, deps: ErasureRouteDepende
       const reason = parseReason(body.reason);
       const outcome = await eraseRecord(deps.ownerPool, deps.files, schema, id, identity.actor_id, reason);
       if (outcome === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
-      return reply
-        .type('application/json')
-        .send(successBody(JSON.stringify({ schema: schema.path, id, ...outcome }), request.id));
+      return reply.send({
+        data: { schema: schema.path, id, ...outcome },
+        status: 'success',
+        requestId: request.id,
+      });
     },
   );
 }

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 
 /** A value bound to a DuckDB statement parameter: text the SQL casts, or null. */
@@ -47,6 +49,8 @@ export class DuckEngine {
       autoload_known_extensions: 'false',
       threads: String(this.settings.threads ?? 2),
       memory_limit: this.settings.memoryLimit ?? '512MB',
+      // Large sorts spill here, never into the working directory (which may not be writable).
+      temp_directory: path.join(tmpdir(), `weft-duckdb-${process.pid}`),
     });
     return this.instance;
   }

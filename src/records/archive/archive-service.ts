@@ -186,7 +186,7 @@ export class ArchiveService {
     const { access, pipeline } = this.deps;
     const { identity, schema } = write;
     access.checkBefore(identity, schema, 'read');
-    await this.restageIfInFiles(schema, id);
+    await this.restageIfInFiles(identity, schema, id);
     const settings = access.needsSession(schema) ? sessionSettingsSql(identity, { role: false }) : undefined;
     return pipeline.run({
       schema,
@@ -230,10 +230,21 @@ export class ArchiveService {
    * Brings a record that lives in files back into staging first (as the owner), so the unarchive
    * proceeds as for a staged record; nothing happens when it is staged, hot or not archived.
    */
-  private async restageIfInFiles(schema: CompiledSchema, id: string): Promise<void> {
-    const { files } = this.deps;
+  private async restageIfInFiles(identity: Identity, schema: CompiledSchema, id: string): Promise<void> {
+    const { files, access } = this.deps;
     if (!files || !this.partitions) return;
     if (await isStaged(files.ownerPool, schema.path, id)) return;
+    const current = await files.files.currentCopy(files.ownerPool, schema.path, id);
+    if (current === undefined) return;
+    // The caller's layers judge the copy before anything moves, as they judge a staged copy in the
+    // unarchive's transaction: a refused request leaves the record where it is.
+    const shown = await this.readCold(identity, schema, (db) =>
+      visibleFileCopy(db, schema, { record_id: id, ...current }, coldRowFilter(identity, schema)),
+    );
+    if (shown === undefined) throw RecordsErrors.entityNotFound(schema.path, id);
+    const record = JSON.parse(current.record) as Record<string, unknown>;
+    access.checkRecord(identity, schema, 'read', record);
+    access.checkChange(identity, schema, 'update', record, restoredFields(schema, record));
     await restageFromFiles(files.ownerPool, files.files, this.partitions, schema, id);
   }
 

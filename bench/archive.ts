@@ -61,7 +61,7 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const server = await startBenchServer();
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'weft-bench-archive-'));
 try {
-  const url = await server.createDatabase('weft_bench_archive');
+  const url = await server.createDatabase(`weft_bench_archive_${records}`);
   const resourcesDir = path.join(scratch, 'resources');
   const dataDir = path.join(scratch, 'data');
   await mkdir(resourcesDir);

@@ -181,6 +181,8 @@ try {
     ])
       await pool.query(`VACUUM ANALYZE ${table}`);
     const store = await directoryBytes(path.join(dataDir, 'archive'));
+    const kindBytes = (kind: 'records' | 'history' | 'audit') =>
+      entries.reduce((sum, entry) => sum + entry.files[kind].bytes, 0);
     const cold = {
       files: store.bytes,
       manifest:
@@ -253,6 +255,12 @@ try {
         'bytes/record archived',
         perRecord(coldBytes),
         `files ${mib(cold.files)} (${store.files} objects), manifest ${mib(cold.manifest)}`,
+        '',
+      ],
+      [
+        '  Parquet bytes/record by file',
+        `${perRecord(kindBytes('records'))} + ${perRecord(kindBytes('history'))} + ${perRecord(kindBytes('audit'))}`,
+        'records + history + audit',
         '',
       ],
       ['  staging left after VACUUM', mib(cold.staging), 'free pages of the emptied staging tables', ''],

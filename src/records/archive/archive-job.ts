@@ -34,6 +34,8 @@ export interface ArchiveJobOptions {
 }
 
 const dayMilliseconds = 86_400_000;
+// Batches' worth of due ids read per scan of the table (dueIds).
+const candidateBatches = 100;
 
 /**
  * Moves records due for archiving (`spec.archive`) to cold storage. Each batch is one transaction:
@@ -96,10 +98,19 @@ export class ArchiveJob {
     const now = this.options.clock.now();
     await this.partitions.ensure(now);
     let moved = 0;
+    const chunk = batchSize * candidateBatches;
+    let candidates: string[] = [];
+    // A short read held every due row: once it is worked through, the run is done.
+    let more = true;
     for (let batch = 0; batch < maxBatches; batch += 1) {
-      const count = await this.archiveBatch(schema, now, batchSize);
-      moved += count;
-      if (count < batchSize) break;
+      if (candidates.length === 0) {
+        if (!more) break;
+        candidates = await this.dueIds(schema, now, chunk);
+        more = candidates.length === chunk;
+        if (candidates.length === 0) break;
+      }
+      const claimed = candidates.splice(0, batchSize);
+      moved += await this.archiveBatch(schema, now, claimed);
     }
     if (moved > 0) this.options.logger.info({ schema: schema.path, moved }, 'records archived');
     const { files, fileSetSize = 50_000 } = this.options;
@@ -119,7 +130,8 @@ export class ArchiveJob {
     return moved;
   }
 
-  private archiveBatch(schema: CompiledSchema, now: Date, batchSize: number): Promise<number> {
+  /** The due condition (`updated_at` past the cutoff, `spec.archive.condition`) and its parameters. */
+  private dueCondition(schema: CompiledSchema, now: Date): { sql: string; params: SqlParams } {
     const { definition } = schema;
     const spec = definition.archive!;
     const params = new SqlParams();
@@ -130,20 +142,41 @@ export class ArchiveJob {
     const conditions = [`updated_at <= ${cutoff}`];
     if (spec.condition !== undefined)
       conditions.push(renderCondition(parseArchiveWhere(definition, spec.condition), params));
-    const claim = `SELECT id FROM ${schema.table} WHERE ${conditions.join(' AND ')} ORDER BY updated_at, id LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`;
+    return { sql: conditions.join(' AND '), params };
+  }
+
+  /**
+   * Up to `limit` due ids, oldest change first, read without locks: the table has no index on
+   * `updated_at`, so each read scans it, once per `candidateBatches` batches rather than per batch.
+   */
+  private async dueIds(schema: CompiledSchema, now: Date, limit: number): Promise<string[]> {
+    const { sql, params } = this.dueCondition(schema, now);
+    const { rows } = await this.options.pool.query<{ id: string }>(
+      `SELECT id::text FROM ${schema.table} WHERE ${sql} ORDER BY updated_at, id LIMIT ${limit}`,
+      params.values,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Claims the `ids` still due (a writer's row is skipped, not waited for) and moves them. */
+  private archiveBatch(schema: CompiledSchema, now: Date, ids: string[]): Promise<number> {
+    const { definition } = schema;
+    const { sql, params } = this.dueCondition(schema, now);
+    const candidates = params.add(ids, 'uuid[]');
+    const claim = `SELECT id FROM ${schema.table} WHERE id = ANY(${candidates}) AND ${sql} ORDER BY updated_at, id FOR UPDATE SKIP LOCKED`;
     const archivedAt = now.toISOString();
     return withTransaction(this.options.pool, async (client) => {
       const { rows } = await client.query<{ id: string }>(claim, params.values);
       if (rows.length === 0) return 0;
-      const ids = rows.map((row) => row.id);
-      await insertArchivedCopies(client, schema, ids, archivedAt);
+      const claimed = rows.map((row) => row.id);
+      await insertArchivedCopies(client, schema, claimed, archivedAt);
       if (definition.timeMachine) {
         const history = historyTable(definition);
-        await insertArchivedHistory(client, schema, ids, archivedAt);
-        await client.query(`DELETE FROM ${history} WHERE record_id = ANY($1::uuid[])`, [ids]);
+        await insertArchivedHistory(client, schema, claimed, archivedAt);
+        await client.query(`DELETE FROM ${history} WHERE record_id = ANY($1::uuid[])`, [claimed]);
       }
-      await client.query(`DELETE FROM ${schema.table} WHERE id = ANY($1::uuid[])`, [ids]);
-      return ids.length;
+      await client.query(`DELETE FROM ${schema.table} WHERE id = ANY($1::uuid[])`, [claimed]);
+      return claimed.length;
     });
   }
 }

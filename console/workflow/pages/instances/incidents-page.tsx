@@ -66,11 +66,11 @@ export function IncidentsPage() {
       >
         <div class="field">
           <label for="filter-error">Error message contains</label>
-          <input id="filter-error" name="error" value={error} />
+          <input id="filter-error" name="error" defaultValue={error} />
         </div>
         <div class="field">
           <label for="filter-element_id">Element</label>
-          <input id="filter-element_id" name="element_id" value={elementId} placeholder="element id" />
+          <input id="filter-element_id" name="element_id" defaultValue={elementId} placeholder="element id" />
         </div>
         <button type="submit" class="primary">
           Apply filters

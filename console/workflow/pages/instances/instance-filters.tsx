@@ -47,6 +47,9 @@ export function InstanceFilters(props: {
     <form
       class="filters"
       aria-label="Filter instances"
+      // Uncontrolled fields: a live refresh re-renders the form without undoing what the user is
+      // typing; a new query (applied or navigated to) remounts it with that query's values.
+      key={JSON.stringify(query)}
       onSubmit={(event) => {
         event.preventDefault();
         const form = new FormData(event.currentTarget);
@@ -64,10 +67,10 @@ export function InstanceFilters(props: {
     >
       <div class="field">
         <label for="filter-process_key">Process</label>
-        <select id="filter-process_key" name="process_key" value={query.process_key ?? ''}>
+        <select id="filter-process_key" name="process_key">
           <option value="">Any</option>
           {keys.map((key) => (
-            <option key={key} value={key}>
+            <option key={key} value={key} selected={query.process_key === key}>
               {key}
             </option>
           ))}
@@ -75,10 +78,14 @@ export function InstanceFilters(props: {
       </div>
       <div class="field">
         <label for="filter-definition_id">Version</label>
-        <select id="filter-definition_id" name="definition_id" value={query.definition_id ?? ''}>
+        <select id="filter-definition_id" name="definition_id">
           <option value="">Any</option>
           {versions.map((definition) => (
-            <option key={definition.id} value={definition.id}>
+            <option
+              key={definition.id}
+              value={definition.id}
+              selected={query.definition_id === definition.id}
+            >
               {definition.process_key} v{definition.version}
             </option>
           ))}
@@ -86,10 +93,10 @@ export function InstanceFilters(props: {
       </div>
       <div class="field">
         <label for="filter-state">State</label>
-        <select id="filter-state" name="state" value={query.state ?? ''}>
+        <select id="filter-state" name="state">
           <option value="">Any</option>
           {instanceStates.map((state) => (
-            <option key={state} value={state}>
+            <option key={state} value={state} selected={query.state === state}>
               {state}
             </option>
           ))}
@@ -97,22 +104,26 @@ export function InstanceFilters(props: {
       </div>
       <div class="field">
         <label for="filter-has_incident">Incident</label>
-        <select id="filter-has_incident" name="has_incident" value={query.has_incident ?? ''}>
+        <select id="filter-has_incident" name="has_incident">
           <option value="">Any</option>
-          <option value="true">With an open incident</option>
-          <option value="false">Without incident</option>
+          <option value="true" selected={query.has_incident === 'true'}>
+            With an open incident
+          </option>
+          <option value="false" selected={query.has_incident === 'false'}>
+            Without incident
+          </option>
         </select>
       </div>
       <div class="field">
         <label for="filter-business_key">Business key</label>
-        <input id="filter-business_key" name="business_key" value={query.business_key ?? ''} />
+        <input id="filter-business_key" name="business_key" defaultValue={query.business_key ?? ''} />
       </div>
       <div class="field">
         <label for="filter-element_id">Waiting at element</label>
         <input
           id="filter-element_id"
           name="element_id"
-          value={query.element_id ?? ''}
+          defaultValue={query.element_id ?? ''}
           placeholder="element id"
         />
       </div>
@@ -122,7 +133,7 @@ export function InstanceFilters(props: {
           type="datetime-local"
           id="filter-started_after"
           name="started_after"
-          value={toLocalInput(query.started_after)}
+          defaultValue={toLocalInput(query.started_after)}
         />
       </div>
       <div class="field">
@@ -131,7 +142,7 @@ export function InstanceFilters(props: {
           type="datetime-local"
           id="filter-started_before"
           name="started_before"
-          value={toLocalInput(query.started_before)}
+          defaultValue={toLocalInput(query.started_before)}
         />
       </div>
       <button type="submit" class="primary">

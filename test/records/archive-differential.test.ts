@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { ArchiveJob } from '../../src/records/archive/archive-job.js';
-import { exportBatch } from '../../src/records/archive/files/export-staged.js';
+import { exportStaged } from '../../src/records/archive/files/export-staged.js';
 import { parseExactJson } from '../../src/platform/json/exact-json.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { MovableClock } from './support/auth-fixtures.js';
@@ -405,9 +405,7 @@ describe(`archive query equals the hot query (seed ${seed})`, () => {
       assert.equal(await job(inFiles / 4).runOnce(), inFiles / 4);
     }
     const schema = app.service.registry.resolve(path);
-    let exported = 0;
-    for (let count = 1; count > 0; exported += count)
-      count = await exportBatch(app.database.pool, app.service.archiveFiles, schema, 7);
+    const exported = await exportStaged(app.database.pool, app.service.archiveFiles, schema, 7);
     assert.equal(exported, inFiles);
     clock.advance(1000);
     assert.equal(await job(staged).runOnce(), staged);
@@ -458,8 +456,7 @@ describe(`archive query equals the hot query (seed ${seed})`, () => {
     let moving = true;
     const exporting = (async () => {
       try {
-        for (let count = 1; count > 0;)
-          count = await exportBatch(app.database.pool, app.service.archiveFiles, schema, 3);
+        await exportStaged(app.database.pool, app.service.archiveFiles, schema, 3);
       } finally {
         moving = false;
       }

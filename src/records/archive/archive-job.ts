@@ -11,7 +11,7 @@ import { insertArchivedCopies, insertArchivedHistory } from './archive-repositor
 import { ColdPartitions } from './cold-partitions.js';
 import type { ArchiveFiles } from './files/archive-files.js';
 import { applyRetention } from './files/apply-retention.js';
-import { exportBatch, sweepUnlisted } from './files/export-staged.js';
+import { exportStaged, sweepUnlisted } from './files/export-staged.js';
 
 /** Options of the archive job. */
 export interface ArchiveJobOptions {
@@ -115,12 +115,7 @@ export class ArchiveJob {
     if (moved > 0) this.options.logger.info({ schema: schema.path, moved }, 'records archived');
     const { files, fileSetSize = 50_000 } = this.options;
     if (files) {
-      let exported = 0;
-      for (let batch = 0; batch < maxBatches; batch += 1) {
-        const count = await exportBatch(this.options.pool, files, schema, fileSetSize);
-        exported += count;
-        if (count === 0) break;
-      }
+      const exported = await exportStaged(this.options.pool, files, schema, fileSetSize, maxBatches);
       if (exported > 0)
         this.options.logger.info({ schema: schema.path, exported }, 'archived records moved to files');
     }

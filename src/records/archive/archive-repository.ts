@@ -356,23 +356,49 @@ export async function fillSnapshotTable(
   return inserted.rowCount ?? 0;
 }
 
-/** Staged records due for export: archived now (no row in the schema's table), oldest month first. */
+/**
+ * The months (UTC, `YYYY-MM`) in which a schema has staged copies, oldest first: a skip scan of the
+ * `archived_at` index, one probe per month, so it costs nothing like a pass over staging.
+ */
+export async function stagedMonths(db: Queryable, schemaPath: string): Promise<string[]> {
+  const firstFrom = (bound: string) =>
+    `SELECT date_trunc('month', min(archived_at) AT TIME ZONE 'UTC') FROM records_archive.records
+      WHERE schema_path = $1${bound}`;
+  const { rows } = await db.query<{ month: string }>(
+    `WITH RECURSIVE months(start) AS (
+       (${firstFrom('')})
+       UNION ALL
+       SELECT (${firstFrom(` AND archived_at >= (m.start + interval '1 month') AT TIME ZONE 'UTC'`)})
+       FROM months m WHERE m.start IS NOT NULL)
+     SELECT to_char(start, 'YYYY-MM') AS month FROM months WHERE start IS NOT NULL ORDER BY start`,
+    [schemaPath],
+  );
+  return rows.map((row) => row.month);
+}
+
+/**
+ * Up to `limit` staged records due for export (archived now: no row in the schema's table) whose
+ * newest copy was archived in `month`, in id order after `after`. The statement walks staging by
+ * id and stops once the page is full, so the batches of one month read staging once between them.
+ */
 export async function recordsDueForExport(
   db: Queryable,
   schema: CompiledSchema,
+  month: string,
+  after: string | undefined,
   limit: number,
-): Promise<{ month: string; ids: string[] } | undefined> {
-  const { rows } = await db.query<{ record_id: string; month: string }>(
-    `WITH newest AS (
-       SELECT record_id, max(archived_at) AS at FROM records_archive.records WHERE schema_path = $1 GROUP BY record_id),
-     due AS (
-       SELECT n.record_id, to_char(n.at AT TIME ZONE 'UTC', 'YYYY-MM') AS month FROM newest n
-       WHERE NOT EXISTS (SELECT 1 FROM ${schema.table} t WHERE t.id = n.record_id))
-     SELECT record_id::text, month FROM due WHERE month = (SELECT min(month) FROM due) ORDER BY record_id LIMIT $2`,
-    [schema.path, limit],
+): Promise<string[]> {
+  const { rows } = await db.query<{ record_id: string }>(
+    `SELECT n.record_id::text FROM (
+       SELECT record_id, max(archived_at) AS at FROM records_archive.records
+        WHERE schema_path = $1 AND ($3::uuid IS NULL OR record_id > $3) GROUP BY record_id) n
+     WHERE n.at >= ($2 || '-01')::timestamp AT TIME ZONE 'UTC'
+       AND n.at < (($2 || '-01')::timestamp + interval '1 month') AT TIME ZONE 'UTC'
+       AND NOT EXISTS (SELECT 1 FROM ${schema.table} t WHERE t.id = n.record_id)
+     ORDER BY n.record_id LIMIT $4`,
+    [schema.path, month, after ?? null, limit],
   );
-  const month = rows[0]?.month;
-  return month === undefined ? undefined : { month, ids: rows.map((row) => row.record_id) };
+  return rows.map((row) => row.record_id);
 }
 
 /** The staged copies of `ids`, each with its exact JSON text and `archived_at` in UTC. */

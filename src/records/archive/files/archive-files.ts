@@ -3,12 +3,13 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Logger } from '../../../platform/logging/logger.js';
 import type { Queryable } from '../../../platform/database/queryable.js';
 import { ObjectStoreUnavailableError, type ObjectStore } from '../store/object-store.js';
 import { duckLiteral, type DuckEngine, type DuckParameter } from './duck-engine.js';
 import { canonicalTimestamp } from './duck-condition.js';
-import { fileKey, fileKinds, fileSetPrefix, type FileKind } from './file-layout.js';
+import { fileKey, fileKinds, fileSetPrefix, parquetCopyOptions, type FileKind } from './file-layout.js';
 import { currentCopies, fileSetsOf, type FileSetEntry } from './manifest-repository.js';
 import { describeFileSet, writeFileSet, type FileSetContent, type WrittenFileSet } from './write-file-set.js';
 import type { SchemaDefinition } from '../../types.js';
@@ -97,7 +98,7 @@ export class ArchiveFiles {
           const order = kind === 'records' ? '"id", __archived_at' : 'record_id, event_id';
           await connection.run(
             `COPY (SELECT * FROM read_parquet(${duckLiteral(sources[kind])}) WHERE ${key} NOT IN (SELECT id FROM dropped) ORDER BY ${order})
-             TO ${duckLiteral(path.join(directory, `${kind}.parquet`))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+             TO ${duckLiteral(path.join(directory, `${kind}.parquet`))} ${parquetCopyOptions}`,
           );
         }
         return describeFileSet(connection, directory, definition);
@@ -141,13 +142,17 @@ export class ArchiveFiles {
       `SELECT CAST("id" AS VARCHAR) AS id, "version", ${isoSql('__archived_at')} AS archived_at
        FROM read_parquet(${duckLiteral(written.files.records.path)}) ORDER BY "id", __archived_at`,
     );
-    const manifest = path.join(directory, 'manifest.json');
+    // Gzipped: the list of ids would otherwise be a tenth of the set's bytes.
+    const manifest = path.join(directory, 'manifest.json.gz');
     await writeFile(
       manifest,
-      JSON.stringify({
-        ...entry,
-        records: copies.map((copy) => [copy.id, Number(copy.version), copy.archived_at]),
-      }),
+      gzipSync(
+        JSON.stringify({
+          ...entry,
+          records: copies.map((copy) => [copy.id, Number(copy.version), copy.archived_at]),
+        }),
+        { level: 9 },
+      ),
     );
     await this.store.putFile(fileKey(prefix, 'manifest'), manifest);
     return entry;

@@ -6,6 +6,7 @@ import {
   exportLockKey,
   recordsDueForExport,
   stagedCopies,
+  stagedMonths,
   stagedHistoryRows,
 } from '../archive-repository.js';
 import type { ArchiveFiles } from './archive-files.js';
@@ -17,6 +18,53 @@ import {
   supersedeCopies,
 } from './manifest-repository.js';
 
+/** One batch of records due for export, all last archived in `month`. */
+export interface DueBatch {
+  month: string;
+  ids: string[];
+}
+
+/**
+ * A schema's staged records due for export, in batches of at most `size`: month by month, oldest
+ * first, each month in id order. The next batch is asked for only when the previous one is done.
+ */
+export async function* dueBatches(
+  pool: Pool,
+  schema: CompiledSchema,
+  size: number,
+): AsyncGenerator<DueBatch> {
+  for (const month of await stagedMonths(pool, schema.path)) {
+    let after: string | undefined;
+    for (;;) {
+      const ids = await recordsDueForExport(pool, schema, month, after, size);
+      if (ids.length > 0) yield { month, ids };
+      if (ids.length < size) break;
+      after = ids[ids.length - 1];
+    }
+  }
+}
+
+/**
+ * Exports a schema's staged records due for export into file sets of at most `fileSetSize` records
+ * each, at most `maxSets` sets; returns the number of records moved.
+ */
+export async function exportStaged(
+  pool: Pool,
+  files: ArchiveFiles,
+  schema: CompiledSchema,
+  fileSetSize: number,
+  maxSets = Number.POSITIVE_INFINITY,
+): Promise<number> {
+  let moved = 0;
+  let sets = 0;
+  for await (const due of dueBatches(pool, schema, fileSetSize)) {
+    if (sets >= maxSets) break;
+    moved += await exportBatch(pool, files, schema, due);
+    sets += 1;
+  }
+  return moved;
+}
+
 /**
  * Moves one batch of a schema's archived records out of PostgreSQL into a file set: reads the
  * records' staged copies, history rows and audit events, writes and checks the Parquet files,
@@ -24,16 +72,14 @@ import {
  * it holds. A crash before that commit leaves the rows in PostgreSQL and an unlisted set in the
  * store (swept later); after it, the rows are only in the files. A record brought back while its
  * batch was being written keeps its rows (its copy in the set is marked superseded). Returns the
- * number of records moved (0 when none is due).
+ * number of records moved.
  */
 export async function exportBatch(
   pool: Pool,
   files: ArchiveFiles,
   schema: CompiledSchema,
-  batchSize: number,
+  due: DueBatch,
 ): Promise<number> {
-  const due = await recordsDueForExport(pool, schema, batchSize);
-  if (due === undefined) return 0;
   const path = schema.path;
   const [records, history, audit] = await Promise.all([
     stagedCopies(pool, path, due.ids),

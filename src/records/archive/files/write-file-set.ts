@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SchemaDefinition } from '../../types.js';
 import { duckIdent, duckLiteral, type DuckEngine } from './duck-engine.js';
-import { prunableColumns, recordColumnsSql, type FileKind } from './file-layout.js';
+import { parquetCopyOptions, prunableColumns, recordColumnsSql, type FileKind } from './file-layout.js';
 
 /** An archived copy as the export reads it from staging. */
 export interface StagedCopy {
@@ -116,9 +116,7 @@ export async function writeFileSet(
       ['record_id', 'event_id', 'row'],
       content.audit.map((row) => [row.record_id, row.event_id, row.row]),
     );
-    // Small row groups: a selective query reads the large `__record` column only in the row groups
-    // where its filter matched (docs/benchmarks.md, bench:archive); the files are no larger.
-    const options = `(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`;
+    const options = parquetCopyOptions;
     await connection.run(
       `COPY (SELECT ${recordColumnsSql(content.definition).join(', ')}, CAST(archived_at AS TIMESTAMPTZ) AS __archived_at, __record
         FROM (SELECT archived_at, record AS __record FROM staged_records)

@@ -29,6 +29,26 @@ spec:
   archive:
     afterDays: 30
 `;
+const cratesPath = 'acme/ops/fleet/crates/v1';
+const cratesYaml = `
+apiVersion: weft.dev/v1
+kind: SchemaDefinition
+metadata: { name: crates-v1 }
+spec:
+  org: acme
+  app: ops
+  domain: fleet
+  object: crates
+  version: v1
+  timeMachine: true
+  fields:
+    - { name: code, type: string, required: true }
+  access:
+    roles: { create: [admin], read: [admin], update: [admin], delete: [admin] }
+  archive:
+    afterDays: 30
+    retainDays: 40
+`;
 const day = 86_400_000;
 type Data<T> = { data: T; error?: { code: string }; code?: string };
 
@@ -37,13 +57,13 @@ describe('records archive on an S3-compatible store', () => {
   let s3: TestS3Server;
   let app: RecordsTestApp;
   const clock = new MovableClock();
-  const job = () =>
+  const job = (files = true) =>
     new ArchiveJob({
       pool: app.database.pool,
       registry: app.service.registry,
       clock,
       logger: captureLogs('fatal').logger,
-      files: app.service.archiveFiles,
+      ...(files ? { files: app.service.archiveFiles } : {}),
     });
   before(async () => {
     s3 = await startTestS3Server('weft-records-archive');
@@ -57,12 +77,66 @@ describe('records archive on an S3-compatible store', () => {
         RECORDS_ARCHIVE_TIMEOUT_MS: '1000',
         RECORDS_ARCHIVE_CACHE_DIR: cache,
       },
-      { resources: { 'parcels.yaml': yaml } },
+      { resources: { 'parcels.yaml': yaml, 'crates.yaml': cratesYaml } },
     );
   });
   after(async () => {
     await app.close();
     await s3.close().catch(() => undefined);
+  });
+
+  test('retention rewrites a set in the bucket without expired records; erasure rewrites it without one record', async () => {
+    const objects = async () => (await app.service.archiveFiles.store.list(`${cratesPath}/`)).sort();
+    const crate = async (code: string) => {
+      const response = await app.call('POST', `/api/${cratesPath}`, { body: { code } });
+      assert.equal(response.statusCode, 201, response.body);
+      return response.json<Data<{ id: string }>>().data.id;
+    };
+    const status = async (id: string) =>
+      (await app.call('GET', `/api/${cratesPath}/${id}/archive`)).statusCode;
+    // Archival instants within one UTC month, well past afterDays for records created now.
+    const now = new Date();
+    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 3, 1, 10);
+    const at = (days: number) => {
+      clock.offset = monthStart + days * day - Date.now();
+    };
+    const early = [await crate('E1'), await crate('E2')];
+    at(0);
+    await job(false).runOnce();
+    const late = [await crate('L1'), await crate('L2'), await crate('L3')];
+    at(5);
+    await job().runOnce();
+    // Day 0 and day 5 copies went out together: one set, its four objects in the bucket.
+    const firstSet = await objects();
+    assert.equal(firstSet.length, 4, firstSet.join(' '));
+
+    at(42);
+    await job().runOnce();
+    for (const id of early) assert.equal(await status(id), 404, 'past retainDays');
+    for (const id of late) assert.equal(await status(id), 200);
+    const rewritten = await objects();
+    assert.equal(rewritten.length, 4);
+    assert.equal(
+      rewritten.filter((key) => firstSet.includes(key)).length,
+      0,
+      'the rewritten set replaced the old one in the bucket',
+    );
+
+    const erased = await app.call('POST', '/api/platform/erase', {
+      body: { schema: cratesPath, id: late[1], reason: 'customer request' },
+      roles: ['platform-admin'],
+    });
+    assert.equal(erased.statusCode, 200, erased.body);
+    assert.equal(erased.json<Data<{ file_sets: number }>>().data.file_sets, 1);
+    assert.equal(await status(late[1]!), 404);
+    for (const id of [late[0]!, late[2]!]) assert.equal(await status(id), 200);
+    const afterErasure = await objects();
+    assert.equal(afterErasure.filter((key) => rewritten.includes(key)).length, 0);
+    const verify = await app.call('POST', '/api/platform/audit/verify', {
+      body: { schema: cratesPath, id: late[1] },
+    });
+    assert.equal(verify.json<Data<{ valid: boolean }>>().data.valid, true, verify.body);
+    clock.offset = 0;
   });
 
   test('archive, read, query and unarchive through the bucket; an unreachable bucket is 503 and loses nothing', async () => {

@@ -246,8 +246,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
         reader,
         pipeline,
         cursors,
-        archivedInFiles: async (schema, id) =>
-          (await archiveFiles.copiesOf(pool, schema.path, id)).length > 0,
+        archivedInFiles: (schema, id) => archiveFiles.holds(pool, schema.path, id),
       }),
     });
     registerSchemaRoute(scope, { registry, access: recordAccess });

@@ -8,13 +8,16 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import { after, before, describe, test } from 'node:test';
+import { Registry } from 'prom-client';
 import { loadConfig, type ArchiveStoreConfig } from '../../src/platform/config/index.js';
+import { createHttpServer as createServiceHttpServer } from '../../src/platform/http/create-server.js';
 import { createObjectStore } from '../../src/records/archive/store/create-object-store.js';
 import {
   ObjectStoreUnavailableError,
   type ObjectStore,
 } from '../../src/records/archive/store/object-store.js';
 import { recordsErrorCatalogue } from '../../src/records/errors.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { freePort } from '../helpers/ports.js';
 import { startTestS3Server, type TestS3Server } from '../helpers/s3-server.js';
 
@@ -431,6 +434,34 @@ describe('archive object store: an unavailable S3', () => {
     assert.equal(error?.code, 'ARCHIVE_STORE_UNAVAILABLE');
     assert.equal(error?.message, 'The archive store is unavailable; retry later');
     assert.equal(recordsErrorCatalogue.fromError?.(new Error('other')), undefined);
+  });
+
+  test('the 503 is logged at warn with its cause, and the client sees only the error body', async () => {
+    const logs = captureLogs('info');
+    const app = await createServiceHttpServer({
+      logger: logs.logger,
+      bodyLimitBytes: 1024,
+      errors: recordsErrorCatalogue,
+      metrics: new Registry(),
+      openapi: { title: 't', version: '1', description: 't' },
+    });
+    const cause = 'The archive store is unavailable: GetObject on s3://bucket/prefix failed (TimeoutError)';
+    app.get('/cold', () => {
+      throw new ObjectStoreUnavailableError(cause);
+    });
+    try {
+      const response = await app.inject({ method: 'GET', url: '/cold' });
+      assert.equal(response.statusCode, 503);
+      assert.equal(response.json<{ code: string }>().code, 'ARCHIVE_STORE_UNAVAILABLE');
+      assert.ok(!response.body.includes('s3://'), 'the cause stays in the log');
+      const logged = logs.messages(/dependency unavailable/);
+      assert.equal(logged.length, 1);
+      assert.equal(logged[0]!.level, 40);
+      assert.equal(logged[0]!.code, 'ARCHIVE_STORE_UNAVAILABLE');
+      assert.equal((logged[0]!.err as { message: string }).message, cause);
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import type { ErrorCatalogue } from '../platform/http/error-catalogue.js';
 import { ServiceError } from '../platform/http/service-error.js';
 import { ObjectStoreUnavailableError } from './archive/store/object-store.js';
+import { DuckTimeoutError } from './archive/files/duck-engine.js';
 
 /** One field of a request that failed validation, and why. */
 export interface FieldProblem {
@@ -138,7 +139,11 @@ export const recordsErrorCatalogue: ErrorCatalogue = {
   internal: () => RecordsErrors.internal(),
   unavailable: () => RecordsErrors.databaseUnavailable(),
   fromError: (error) =>
-    error instanceof ObjectStoreUnavailableError ? RecordsErrors.archiveStoreUnavailable() : undefined,
+    error instanceof ObjectStoreUnavailableError
+      ? RecordsErrors.archiveStoreUnavailable()
+      : error instanceof DuckTimeoutError
+        ? RecordsErrors.databaseUnavailable()
+        : undefined,
   render: (error, requestId) => ({
     code: error.code,
     message: error.message,

@@ -187,6 +187,12 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     new DuckEngine(),
     logger,
   );
+  // Requests read files under the request pool's statement limit; the jobs and erasure do not.
+  const requestFiles = new ArchiveFiles(
+    archiveFiles.store,
+    archiveFiles.engine.withTimeout(config.databaseTimeouts.statementMs),
+    logger,
+  );
   const snapshots = new SnapshotJob(ownerPool, registry, logger, archiveFiles);
   const archive = new ArchiveJob({
     pool: ownerPool,
@@ -246,8 +252,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
         reader,
         pipeline,
         cursors,
-        archivedInFiles: async (schema, id) =>
-          (await archiveFiles.copiesOf(pool, schema.path, id)).length > 0,
+        archivedInFiles: (schema, id) => requestFiles.holds(pool, schema.path, id),
       }),
     });
     registerSchemaRoute(scope, { registry, access: recordAccess });
@@ -263,7 +268,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
         access: recordAccess,
         reader,
         anchors,
-        files: archiveFiles,
+        files: requestFiles,
       }),
     });
     registerArchiveRoutes(scope, {
@@ -273,7 +278,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
         pool,
         access: recordAccess,
         pipeline,
-        files: { files: archiveFiles, ownerPool },
+        files: { files: requestFiles, ownerPool },
       }),
       cursors,
     });

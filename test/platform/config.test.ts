@@ -43,6 +43,27 @@ describe('configuration', () => {
     );
   });
 
+  test('whole-number settings take digits only: 1.5, 1e1, 0x10, +5, -1 and padded values are refused by name', () => {
+    for (const value of ['1.5', '1e1', '0x10', '+5', '-1', ' 12', '12.0']) {
+      assert.throws(
+        () => loadConfig({ WEFT_DATABASE_POOL_SIZE: value, WORKFLOW_PORT: '9090' }),
+        (error: Error) => {
+          assert.match(error.message, /WEFT_DATABASE_POOL_SIZE: must be a whole number \(digits only\)/);
+          assert.ok(error.message.includes(JSON.stringify(value)), 'the value as given is shown');
+          assert.ok(!error.message.includes('WORKFLOW_PORT'), 'a valid setting is not named');
+          return true;
+        },
+        value,
+      );
+    }
+    assert.equal(loadConfig({ WEFT_DATABASE_POOL_SIZE: '12' }).databasePoolSize, 12);
+    // An optional whole-number setting too.
+    assert.throws(
+      () => loadConfig({ WORKFLOW_INSTANCE_RETENTION_DAYS: '1e1' }),
+      /WORKFLOW_INSTANCE_RETENTION_DAYS: must be a whole number/,
+    );
+  });
+
   test('the timer leader lease: 15 s with a heartbeat of a third by default; the heartbeat must be shorter', () => {
     const defaults = loadConfig({});
     assert.equal(defaults.workflow.leaderLeaseMs, 15_000);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ArchiveJob } from '../../src/records/archive/archive-job.js';
+import { ArchiveFiles } from '../../src/records/archive/files/archive-files.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { MovableClock } from './support/auth-fixtures.js';
 import { startRecordsApp, type RecordsTestApp } from './support/records-app.js';
@@ -224,6 +225,34 @@ describe('records archive in Parquet files', () => {
       body: { id: records[3]!.id, code: 'NEW-1', status: 'open' },
     });
     assert.equal(taken.statusCode, 409, taken.body);
+    // Existence only: the manifest's id bounds rule sets out before any file is opened.
+    const opened: string[] = [];
+    const { store, engine } = app.service.archiveFiles;
+    const counting = new ArchiveFiles(
+      {
+        location: store.location,
+        putFile: (key, file) => store.putFile(key, file),
+        localPath: (key) => {
+          opened.push(key);
+          return store.localPath(key);
+        },
+        get: (key) => store.get(key),
+        delete: (key) => store.delete(key),
+        list: (prefix) => store.list(prefix),
+      },
+      engine,
+      captureLogs('fatal').logger,
+    );
+    assert.equal(await counting.holds(app.database.pool, path, records[3]!.id), true);
+    assert.ok(opened.length > 0, 'the records files of the sets whose bounds admit it are read');
+    assert.ok(opened.every((key) => key.endsWith('/records.parquet')));
+    opened.length = 0;
+    assert.equal(
+      await counting.holds(app.database.pool, path, '00000000-0000-0000-0000-000000000000'),
+      false,
+    );
+    assert.deepEqual(opened, [], 'an id below every set is ruled out by the manifest');
+    assert.equal(await counting.holds(app.database.pool, path, open.id), false);
 
     // Unarchive brings the record back from its file, history and chain included.
     const historyBefore = (await app.call('GET', `/api/${path}/${records[0]!.id}/history?limit=100`))

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import os from 'node:os';
@@ -8,13 +8,17 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import { after, before, describe, test } from 'node:test';
+import { Registry } from 'prom-client';
 import { loadConfig, type ArchiveStoreConfig } from '../../src/platform/config/index.js';
+import { createHttpServer as createServiceHttpServer } from '../../src/platform/http/create-server.js';
 import { createObjectStore } from '../../src/records/archive/store/create-object-store.js';
+import { LocalObjectStore } from '../../src/records/archive/store/local-object-store.js';
 import {
   ObjectStoreUnavailableError,
   type ObjectStore,
 } from '../../src/records/archive/store/object-store.js';
 import { recordsErrorCatalogue } from '../../src/records/errors.js';
+import { captureLogs } from '../helpers/log-capture.js';
 import { freePort } from '../helpers/ports.js';
 import { startTestS3Server, type TestS3Server } from '../helpers/s3-server.js';
 
@@ -221,6 +225,40 @@ for (const backend of backends) {
     for (const { name, run } of cases) test(name, () => run(backend.open()));
   });
 }
+
+describe('archive object store: local folder only', () => {
+  test('sweepTemporary removes temporary files of dead writes past the age, and nothing else', async () => {
+    const root = path.join(scratch, `sweep-${++stores}`);
+    const store = new LocalObjectStore(root);
+    const key = 'orders/2026-11/0b6c7a52-4f7e-4c3e-9a51-7d1e2c3b4a5f/records.parquet';
+    await store.putFile(key, await fileOf(binary(1000)));
+    const folder = path.dirname(path.join(root, key));
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    const stale = path.join(folder, '.tmp-0123456789abcdef');
+    const fresh = path.join(folder, '.tmp-fedcba9876543210');
+    const staleAtRoot = path.join(root, '.tmp-00000000aaaaaaaa');
+    for (const file of [stale, fresh, staleAtRoot]) await writeFile(file, 'torn');
+    await utimes(stale, twoHoursAgo, twoHoursAgo);
+    await utimes(staleAtRoot, twoHoursAgo, twoHoursAgo);
+    // An old object is not a temporary file.
+    await utimes(path.join(root, key), twoHoursAgo, twoHoursAgo);
+
+    assert.equal(await store.sweepTemporary(3_600_000), 2);
+    assert.deepEqual((await readdir(folder)).sort(), ['.tmp-fedcba9876543210', 'records.parquet']);
+    assert.deepEqual(await readdir(root), ['orders']);
+    assert.deepEqual(await store.list(''), [key]);
+    assert.equal((await store.get(key))?.length, 1256);
+    // The walk is not repeated within ten minutes for an hour's age; a shorter age sweeps sooner.
+    await utimes(fresh, twoHoursAgo, twoHoursAgo);
+    assert.equal(await store.sweepTemporary(3_600_000), 0);
+    assert.equal(await store.sweepTemporary(0), 1);
+    assert.deepEqual(await readdir(folder), ['records.parquet']);
+  });
+
+  test('an empty or missing root sweeps nothing', async () => {
+    assert.equal(await new LocalObjectStore(path.join(scratch, `absent-${++stores}`)).sweepTemporary(0), 0);
+  });
+});
 
 describe('archive object store: S3 only', () => {
   test('location names the bucket and prefix, never the credentials', () => {
@@ -431,6 +469,34 @@ describe('archive object store: an unavailable S3', () => {
     assert.equal(error?.code, 'ARCHIVE_STORE_UNAVAILABLE');
     assert.equal(error?.message, 'The archive store is unavailable; retry later');
     assert.equal(recordsErrorCatalogue.fromError?.(new Error('other')), undefined);
+  });
+
+  test('the 503 is logged at warn with its cause, and the client sees only the error body', async () => {
+    const logs = captureLogs('info');
+    const app = await createServiceHttpServer({
+      logger: logs.logger,
+      bodyLimitBytes: 1024,
+      errors: recordsErrorCatalogue,
+      metrics: new Registry(),
+      openapi: { title: 't', version: '1', description: 't' },
+    });
+    const cause = 'The archive store is unavailable: GetObject on s3://bucket/prefix failed (TimeoutError)';
+    app.get('/cold', () => {
+      throw new ObjectStoreUnavailableError(cause);
+    });
+    try {
+      const response = await app.inject({ method: 'GET', url: '/cold' });
+      assert.equal(response.statusCode, 503);
+      assert.equal(response.json<{ code: string }>().code, 'ARCHIVE_STORE_UNAVAILABLE');
+      assert.ok(!response.body.includes('s3://'), 'the cause stays in the log');
+      const logged = logs.messages(/dependency unavailable/);
+      assert.equal(logged.length, 1);
+      assert.equal(logged[0]!.level, 40);
+      assert.equal(logged[0]!.code, 'ARCHIVE_STORE_UNAVAILABLE');
+      assert.equal((logged[0]!.err as { message: string }).message, cause);
+    } finally {
+      await app.close();
+    }
   });
 });
 

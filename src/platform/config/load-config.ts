@@ -188,17 +188,25 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
     const value = source[name];
     if (value !== undefined && value !== '') raw[name] = value;
   }
+  // Before the conversion, which rewrites `raw` in place.
+  const notWhole = Object.keys(raw).filter(isNotWholeNumber(raw));
+  const shownValues = { ...raw };
   const converted = Value.Convert(environmentSchema, Value.Default(environmentSchema, raw));
-  const errors = [...Value.Errors(environmentSchema, converted)];
-  if (errors.length > 0) {
-    const lines = errors.map((error) => {
-      const variable = error.instancePath.replace(/^\//, '') || '(environment)';
+  const errors = [...Value.Errors(environmentSchema, converted)].map((error) => ({
+    variable: error.instancePath.replace(/^\//, '') || '(environment)',
+    message: error.message,
+  }));
+  if (errors.length > 0 || notWhole.length > 0) {
+    const lines = [
+      ...notWhole.map((variable) => ({ variable, message: 'must be a whole number (digits only)' })),
+      ...errors.filter((error) => !notWhole.includes(error.variable)),
+    ].map(({ variable, message }) => {
       // Keys, passwords and URLs (which may carry a password) are never echoed back.
       const shown =
-        variable in raw && !/KEY|PASSWORD|SECRET|TOKEN|URL/.test(variable)
-          ? ` (got ${JSON.stringify(raw[variable])})`
+        variable in shownValues && !/KEY|PASSWORD|SECRET|TOKEN|URL/.test(variable)
+          ? ` (got ${JSON.stringify(shownValues[variable])})`
           : '';
-      return `${variable}: ${error.message}${allowedValues(variable)}${shown}`;
+      return `${variable}: ${message}${allowedValues(variable)}${shown}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
@@ -340,6 +348,15 @@ export function loadConfig(source: Readonly<Record<string, string | undefined>>)
       secretEnvironment: secretEnvironmentOf(source),
     },
   });
+}
+
+// The schema's conversion reads `1.5` as 1 and `1e1` or `0x10` as numbers: a whole-number setting
+// takes digits and nothing else, so a typo never becomes a different limit.
+function isNotWholeNumber(raw: Record<string, string>): (variable: string) => boolean {
+  return (variable) => {
+    const schema: unknown = (environmentSchema.properties as Record<string, unknown>)[variable];
+    return (schema as { type?: unknown } | undefined)?.type === 'integer' && !/^\d+$/.test(raw[variable]!);
+  };
 }
 
 // Names the accepted values of an enumerated variable, which the schema's own message does not.

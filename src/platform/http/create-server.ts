@@ -145,7 +145,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.setErrorHandler((error, request, reply) => {
     if (isServiceError(error)) return send(request, reply, error);
     const known = errors.fromError?.(error);
-    if (known !== undefined) return send(request, reply, known);
+    if (known !== undefined) {
+      // A known 5xx (an unreachable dependency) is the operator's business: logged with its cause,
+      // which such errors keep free of secrets (an object store's names operation, location, code).
+      if (known.statusCode >= 500)
+        request.log.warn({ err: error, code: known.code }, 'dependency unavailable');
+      return send(request, reply, known);
+    }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return send(request, reply, errors.unavailable());

@@ -29,7 +29,7 @@ export interface ArchiveJobOptions {
   fileSetSize?: number;
   /** Runs first in every run (the service finishes interrupted erasures there); resolves with a count to log. */
   beforeRun?: () => Promise<number>;
-  /** Age (database clock) past which an unlisted upload belongs to an export that died (default 3600 s; one takes seconds). */
+  /** Age (database clock; the files' own times for the store's temporary files) past which an unlisted upload belongs to an export that died (default 3600 s; one takes seconds). */
   staleUploadSeconds?: number;
 }
 
@@ -83,7 +83,13 @@ export class ArchiveJob {
     if (finished) this.options.logger.warn({ finished }, 'finished erasures a crash had interrupted');
     if (files) {
       const swept = await sweepUnlisted(this.options.pool, files, this.options.staleUploadSeconds ?? 3600);
-      if (swept > 0) this.options.logger.warn({ swept }, 'removed archive file sets an export left unlisted');
+      if (swept.sets > 0)
+        this.options.logger.warn({ swept: swept.sets }, 'removed archive file sets an export left unlisted');
+      if (swept.temporaryFiles > 0)
+        this.options.logger.warn(
+          { swept: swept.temporaryFiles },
+          'removed temporary archive files of writes that died',
+        );
     }
     let moved = 0;
     for (const schema of this.options.registry.all()) {

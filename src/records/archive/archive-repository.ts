@@ -1,4 +1,5 @@
 import { mapRecordError } from '../records/database-errors.js';
+import { isoUtcSql } from '../../platform/database/iso-utc-sql.js';
 import type { Queryable } from '../../platform/database/queryable.js';
 import { renderCondition } from '../records/select-records.js';
 import type { SelectPlan } from '../records/select-plan.js';
@@ -15,8 +16,7 @@ import { columnJsonSql, jsonObjectSql, type CompiledSchema } from '../schemas/co
  * one copy per archival (told apart by `version`), and its newest copy is the one shown.
  */
 
-const archivedAtSql = (column: string) =>
-  `jsonb_build_object('archived_at', to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))`;
+const archivedAtSql = (column: string) => `jsonb_build_object('archived_at', ${isoUtcSql(column)})`;
 
 // Through the owner's function: the caller's policies may hide the hot row (definer-functions.ts).
 const notInHotStorage = (schema: CompiledSchema, recordColumn: string) =>
@@ -489,10 +489,6 @@ export async function restageRows(
      WHERE NOT EXISTS (SELECT 1 FROM records_archive.history h WHERE h.schema_path = $1 AND h.record_id = x.record_id AND h.event_id = x.event_id)`,
     [schemaPath, `[${historyRows.join(',')}]`],
   );
-}
-
-function isoUtcSql(column: string): string {
-  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
 /**

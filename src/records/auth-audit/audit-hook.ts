@@ -20,14 +20,15 @@ const errorCodeAtStart = /^\{"code":"([A-Z0-9_]{1,64})"/;
 export function recordAuthDecisions(app: HttpServer, audit: AuthAuditLog): void {
   app.decorateRequest('recordsErrorCode', null);
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode >= 400 && request.recordsAuthDecision !== null && typeof payload === 'string') {
+    if (reply.statusCode >= 400 && request.recordsAuthDecision != null && typeof payload === 'string') {
       request.recordsErrorCode = errorCodeAtStart.exec(payload)?.[1] ?? null;
     }
     done(null, payload);
   });
   app.addHook('onResponse', (request, _reply, done) => {
     const decision = request.recordsAuthDecision;
-    if (decision === null) return done();
+    // Undefined, not null, on the console's files: that scope was registered before the decorator.
+    if (decision == null) return done();
     const marked = request.recordsOperation;
     // An unmatched URL is kept as sent, less any credential in its query string.
     const route = request.routeOptions.url ?? redactUrl(request.url);

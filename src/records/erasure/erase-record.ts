@@ -37,7 +37,7 @@ async function known(
     (await inHotStorage(pool, schema, id)) ||
     (await isStaged(pool, schema.path, id)) ||
     (await newestAuditEvent(pool, schema.path, id)) !== undefined ||
-    (files !== undefined && (await files.copiesOf(pool, schema.path, id)).length > 0)
+    (files !== undefined && (await files.holds(pool, schema.path, id)))
   );
 }
 

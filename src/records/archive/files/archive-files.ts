@@ -11,7 +11,9 @@ import { duckLiteral, type DuckEngine, type DuckParameter } from './duck-engine.
 import { canonicalTimestamp } from './duck-condition.js';
 import { fileKey, fileKinds, fileSetPrefix, parquetCopyOptions, type FileKind } from './file-layout.js';
 import { currentCopies, fileSetsOf, type FileSetEntry } from './manifest-repository.js';
+import { pruneFileSets } from './prune-file-sets.js';
 import { describeFileSet, writeFileSet, type FileSetContent, type WrittenFileSet } from './write-file-set.js';
+import type { ColumnInfo } from '../../schemas/compiled-schema.js';
 import type { SchemaDefinition } from '../../types.js';
 
 /** A copy of a record read from a file set. */
@@ -28,6 +30,15 @@ export interface FileCopy {
 export interface FileCandidate extends FileCopy {
   id: string;
 }
+
+const idColumn: ColumnInfo = {
+  name: 'id',
+  type: 'uuid',
+  pgType: 'uuid',
+  filterable: true,
+  sortable: true,
+  notNull: true,
+};
 
 const isoSql = (column: string) => `strftime(${column}, '%Y-%m-%dT%H:%M:%S.%fZ')`;
 
@@ -258,6 +269,24 @@ export class ArchiveFiles {
       archived_at: row.archived_at,
       record: row.record,
     }));
+  }
+
+  /**
+   * Whether the schema's file sets hold any copy of `id` (superseded ones included), for checks
+   * that need only existence: sets whose `id` bounds exclude it are not opened, and only the `id`
+   * column is read, up to the first match.
+   */
+  async holds(db: Queryable, schemaPath: string, id: string): Promise<boolean> {
+    const entries = pruneFileSets(await fileSetsOf(db, schemaPath), [
+      { kind: 'compare', column: idColumn, operator: 'eq', value: id },
+    ]);
+    if (entries.length === 0) return false;
+    const { files } = await this.filesOf(entries, 'records');
+    const rows = await this.engine.rows(
+      `SELECT 1 FROM read_parquet(${files}) WHERE "id" = CAST($1 AS UUID) LIMIT 1`,
+      [id],
+    );
+    return rows.length > 0;
   }
 
   /** The history rows or audit events of `id` in the schema's file sets: exact JSON, each event once, in order. */

@@ -13,17 +13,43 @@ export type DuckParameter = string | null;
  */
 export class DuckEngine {
   private instance: Promise<DuckDBInstance> | undefined;
+  private timeoutMs = 0;
+  private shared: DuckEngine = this;
 
   constructor(private readonly settings: { threads?: number; memoryLimit?: string } = {}) {}
 
+  /**
+   * The same database with every piece of work (each `withConnection`, so each `rows` query)
+   * limited to `timeoutMs` (0: none), as a statement of request work is in PostgreSQL: past it
+   * the connection is interrupted and the work fails with DuckTimeoutError.
+   */
+  withTimeout(timeoutMs: number): DuckEngine {
+    const bounded = new DuckEngine(this.settings);
+    bounded.shared = this.shared;
+    bounded.timeoutMs = timeoutMs;
+    return bounded;
+  }
+
   /** Runs `work` on a connection of its own (closed afterwards). */
   async withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const connection = await (await this.open()).connect();
+    const connection = await (await this.shared.open()).connect();
+    let interrupted = false;
+    const timer =
+      this.timeoutMs > 0
+        ? setTimeout(() => {
+            interrupted = true;
+            connection.interrupt();
+          }, this.timeoutMs)
+        : undefined;
     try {
       // Timestamps print and parse in UTC, as records show them.
       await connection.run(`SET TimeZone = 'UTC'`);
       return await work(connection);
+    } catch (error) {
+      if (interrupted) throw new DuckTimeoutError(this.timeoutMs);
+      throw error;
     } finally {
+      clearTimeout(timer);
       connection.closeSync();
     }
   }
@@ -36,10 +62,10 @@ export class DuckEngine {
     });
   }
 
-  /** Closes the database (queries in flight fail). */
+  /** Closes the database (queries in flight fail), also for the engines `withTimeout` made of it. */
   close(): void {
-    const opened = this.instance;
-    this.instance = undefined;
+    const opened = this.shared.instance;
+    this.shared.instance = undefined;
     void opened?.then((instance) => instance.closeSync()).catch(() => undefined);
   }
 
@@ -53,6 +79,17 @@ export class DuckEngine {
       temp_directory: path.join(tmpdir(), `weft-duckdb-${process.pid}`),
     });
     return this.instance;
+  }
+}
+
+/**
+ * Thrown when DuckDB work for a request ran past its limit (`withTimeout`) and was interrupted;
+ * the records service answers it as PostgreSQL's statement timeout: 503 POSTGRES_UNAVAILABLE.
+ */
+export class DuckTimeoutError extends Error {
+  override readonly name = 'DuckTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`archive file query interrupted after ${timeoutMs} ms`);
   }
 }
 

@@ -122,13 +122,20 @@ export async function exportBatch(
 
 /**
  * Removes the objects of file sets whose upload started more than `ageSeconds` ago and never got
- * listed (an export or rewrite that died), then forgets them. Listed sets are never touched.
+ * listed (an export or rewrite that died), then forgets them; and the store's temporary files of
+ * writes that died (unchanged for as long). Listed sets are never touched. Resolves with the
+ * number of sets and of temporary files removed.
  */
-export async function sweepUnlisted(pool: Pool, files: ArchiveFiles, ageSeconds: number): Promise<number> {
+export async function sweepUnlisted(
+  pool: Pool,
+  files: ArchiveFiles,
+  ageSeconds: number,
+): Promise<{ sets: number; temporaryFiles: number }> {
   const stale = await stalePending(pool, ageSeconds);
   for (const prefix of stale) {
     await files.remove(prefix);
     await clearPending(pool, prefix);
   }
-  return stale.length;
+  const temporaryFiles = (await files.store.sweepTemporary?.(ageSeconds * 1000)) ?? 0;
+  return { sets: stale.length, temporaryFiles };
 }

@@ -1,3 +1,4 @@
+import { isoUtcSql } from '../../../platform/database/iso-utc-sql.js';
 import type { Queryable } from '../../../platform/database/queryable.js';
 import { statement } from '../../records/statement.js';
 import type { FileKind } from './file-layout.js';
@@ -19,11 +20,9 @@ export interface FileSetEntry {
   column_bounds: Record<string, [string, string] | null>;
 }
 
-const isoUtc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
 const entryColumns = `file_set_id::text, schema_path, to_char(month, 'YYYY-MM') AS month, object_prefix,
-  record_count, history_count, audit_count, ${isoUtc('min_archived_at')} AS min_archived_at,
-  ${isoUtc('max_archived_at')} AS max_archived_at, files, column_bounds`;
+  record_count, history_count, audit_count, ${isoUtcSql('min_archived_at')} AS min_archived_at,
+  ${isoUtcSql('max_archived_at')} AS max_archived_at, files, column_bounds`;
 
 /** The file sets of a schema, newest archival first. */
 export async function fileSetsOf(db: Queryable, schemaPath: string): Promise<FileSetEntry[]> {

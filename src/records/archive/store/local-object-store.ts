@@ -9,10 +9,13 @@ import type { ObjectStore } from './object-store.js';
  * An object store in a folder of the local filesystem: each key is a file under `root` (created on
  * demand, mode 0700). Writes go to a temporary file in the target folder, are fsynced, renamed into
  * place and the folder fsynced, so a reader sees the old file, the new one or none, and a crash
- * leaves no torn file behind.
+ * leaves no torn file behind; `sweepTemporary` removes the temporary files a killed process left.
  */
 export class LocalObjectStore implements ObjectStore {
   readonly location: string;
+  // Temporary files this process is writing now: never swept, however long a copy takes.
+  private readonly writing = new Set<string>();
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly root: string) {
     this.root = path.resolve(root);
@@ -23,7 +26,8 @@ export class LocalObjectStore implements ObjectStore {
     const target = this.pathOf(key);
     const folder = path.dirname(target);
     await mkdir(folder, { recursive: true, mode: 0o700 });
-    const temporary = path.join(folder, `.tmp-${randomBytes(8).toString('hex')}`);
+    const temporary = path.join(folder, `${temporaryPrefix}${randomBytes(8).toString('hex')}`);
+    this.writing.add(temporary);
     try {
       await copyFile(source, temporary);
       await fsync(temporary, 'r+');
@@ -31,8 +35,38 @@ export class LocalObjectStore implements ObjectStore {
     } catch (error) {
       await rm(temporary, { force: true });
       throw error;
+    } finally {
+      this.writing.delete(temporary);
     }
     await fsync(folder, 'r');
+  }
+
+  /**
+   * Removes the temporary files (`.tmp-…`) of writes that died (a killed process), which `list`
+   * never shows: those last modified at least `maxAgeMs` ago and not being written by this
+   * process. Walks the whole folder, so it does so at most every ten minutes (sooner for a
+   * shorter age). Resolves with how many were removed.
+   */
+  async sweepTemporary(maxAgeMs: number): Promise<number> {
+    // Ages are measured on the wall clock because the files' times are the filesystem's.
+    const now = Date.now();
+    if (now - this.lastSweep < Math.min(maxAgeMs, maxSweepIntervalMs)) return 0;
+    this.lastSweep = now;
+    let removed = 0;
+    const walk = async (folder: string): Promise<void> => {
+      const entries = await readdir(folder, { withFileTypes: true }).catch(absentAsUndefined);
+      for (const entry of entries ?? []) {
+        const file = path.join(folder, entry.name);
+        if (entry.isDirectory() && !entry.name.startsWith('.')) await walk(file);
+        if (!entry.isFile() || !entry.name.startsWith(temporaryPrefix) || this.writing.has(file)) continue;
+        const found = await stat(file).catch(absentAsUndefined);
+        if (found === undefined || now - found.mtimeMs < maxAgeMs) continue;
+        await rm(file, { force: true });
+        removed += 1;
+      }
+    };
+    await walk(this.root);
+    return removed;
   }
 
   async localPath(key: string): Promise<string | undefined> {
@@ -74,6 +108,9 @@ export class LocalObjectStore implements ObjectStore {
     return path.join(this.root, ...key.split('/'));
   }
 }
+
+const temporaryPrefix = '.tmp-';
+const maxSweepIntervalMs = 600_000;
 
 async function fsync(file: string, flags: string): Promise<void> {
   const handle = await open(file, flags);

@@ -12,6 +12,11 @@ export interface ObjectStore {
   delete(key: string): Promise<void>;
   /** Every key under `prefix` (all pages), sorted. */
   list(prefix: string): Promise<string[]>;
+  /**
+   * Removes what writes that died left behind, older than `maxAgeMs`, and resolves with how many
+   * files; only stores that write through temporary files have it (the local folder; S3's PUT is atomic).
+   */
+  sweepTemporary?(maxAgeMs: number): Promise<number>;
 }
 
 /**

@@ -254,6 +254,8 @@ describe(`archive query equals the hot query (seed ${seed})`, () => {
       { RECORDS_ARCHIVE_RATE_LIMIT: '1000000' },
       { resources: { 'samples.yaml': yaml } },
     );
+    // Small chunks, so most pages are decided over several DuckDB reads paging forward.
+    app.service.archiveFiles.candidateChunk = 8;
   });
   after(() => app?.close());
 

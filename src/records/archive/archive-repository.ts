@@ -590,21 +590,22 @@ export async function deleteStagedRecords(
 }
 
 /**
- * Adds to the snapshot table `table` the states in `historyRows` (exact JSON history rows read
- * from archive files, one per record); returns the rows written.
+ * Adds to the snapshot table `table` the states in `batches` (exact JSON history rows read from
+ * archive files, one per record, in batches): each batch is inserted before the next is read, so
+ * only one is held at a time. Returns the rows written.
  */
 export async function fillSnapshotFromRows(
   db: Queryable,
   table: string,
   schema: CompiledSchema,
-  historyRows: readonly string[],
+  batches: AsyncIterable<readonly string[]>,
 ): Promise<number> {
   let written = 0;
-  for (let start = 0; start < historyRows.length; start += 5000) {
-    const chunk = historyRows.slice(start, start + 5000);
+  for await (const historyRows of batches) {
+    if (historyRows.length === 0) continue;
     const inserted = await db.query(
       `INSERT INTO ${table} SELECT (jsonb_populate_record(NULL::${schema.table}, h.value -> 'state')).* FROM jsonb_array_elements($1::jsonb) AS h`,
-      [`[${chunk.join(',')}]`],
+      [`[${historyRows.join(',')}]`],
     );
     written += inserted.rowCount ?? 0;
   }

@@ -157,7 +157,7 @@ export class SnapshotJob {
           client,
           table,
           schema,
-          await this.files.historyAsOf(this.pool, schema.path, request.at),
+          this.files.historyAsOf(this.pool, schema.path, request.at),
         );
       await client.query(`CREATE INDEX ON ${table} (created_at, id)`);
       for (const sql of snapshotRowStatements(table, accessRuleSql(schema.definition, ['read'])))

@@ -55,6 +55,10 @@ async function sha256Of(file: string): Promise<string> {
  */
 export class ArchiveFiles {
   private readonly verified = new Set<string>();
+  /** Most candidates one DuckDB read of an archive query returns (query-archived.ts); tests lower it. */
+  candidateChunk = 1024;
+  /** Most records one batch of `historyAsOf` holds; tests lower it. */
+  historyBatch = 5000;
 
   constructor(
     readonly store: ObjectStore,
@@ -172,25 +176,42 @@ export class ArchiveFiles {
   /**
    * For each record whose history lives in the schema's file sets (its current copy there), the
    * newest history row at or before `at`: the exact JSON row (its `state` is the record then).
+   * Yields them in batches of at most `historyBatch` records, by `record_id`: each batch is read
+   * by DuckDB for its range of records only (the files are sorted by `record_id`), so neither
+   * DuckDB nor the caller ever holds more than one batch.
    */
-  async historyAsOf(db: Queryable, schemaPath: string, at: string): Promise<string[]> {
+  async *historyAsOf(db: Queryable, schemaPath: string, at: string): AsyncGenerator<string[]> {
     const entries = await fileSetsOf(db, schemaPath);
-    if (entries.length === 0) return [];
+    if (entries.length === 0) return;
     const { files, entryOf } = await this.filesOf(entries, 'history');
-    const rows = await this.engine.rows<{ record_id: string; row: string; filename: string }>(
-      `SELECT CAST(record_id AS VARCHAR) AS record_id, arg_max("row", event_id) AS "row", arg_max(filename, event_id) AS filename
-       FROM read_parquet(${files}, filename = true)
-       WHERE CAST(json_extract_string("row", '$.timestamp') AS TIMESTAMPTZ) <= CAST($1 AS TIMESTAMPTZ)
-       GROUP BY record_id`,
-      [at],
-    );
-    const current = await currentCopies(
-      db,
-      rows.map((row) => ({ file_set_id: entryOf(row.filename).file_set_id, record_id: row.record_id })),
-    );
-    return rows
-      .filter((row) => current.has(`${entryOf(row.filename).file_set_id}/${row.record_id}`))
-      .map((row) => row.row);
+    const asOf = `CAST(json_extract_string("row", '$.timestamp') AS TIMESTAMPTZ) <= CAST($1 AS TIMESTAMPTZ)`;
+    let last: string | undefined;
+    for (;;) {
+      const from = last === undefined ? '' : ` AND record_id > CAST(${duckLiteral(last)} AS UUID)`;
+      const ids = await this.engine.rows<{ record_id: string }>(
+        `SELECT CAST(u AS VARCHAR) AS record_id FROM (SELECT DISTINCT record_id AS u FROM read_parquet(${files})
+         WHERE ${asOf}${from}) ORDER BY u LIMIT ${this.historyBatch}`,
+        [at],
+      );
+      const upTo = ids[ids.length - 1]?.record_id;
+      if (upTo === undefined) return;
+      const rows = await this.engine.rows<{ record_id: string; row: string; filename: string }>(
+        `SELECT CAST(record_id AS VARCHAR) AS record_id, arg_max("row", event_id) AS "row", arg_max(filename, event_id) AS filename
+         FROM read_parquet(${files}, filename = true)
+         WHERE ${asOf}${from} AND record_id <= CAST(${duckLiteral(upTo)} AS UUID)
+         GROUP BY record_id`,
+        [at],
+      );
+      const current = await currentCopies(
+        db,
+        rows.map((row) => ({ file_set_id: entryOf(row.filename).file_set_id, record_id: row.record_id })),
+      );
+      yield rows
+        .filter((row) => current.has(`${entryOf(row.filename).file_set_id}/${row.record_id}`))
+        .map((row) => row.row);
+      if (ids.length < this.historyBatch) return;
+      last = upTo;
+    }
   }
 
   /** The records whose copy in the file set was archived before `cutoff` (ISO 8601). */
@@ -300,6 +321,31 @@ export class ArchiveFiles {
       [id],
     );
     return rows.map((row) => row.row);
+  }
+
+  /**
+   * The history rows and audit events of `id` in the file sets `entries` (exact JSON, each event
+   * once, in order), in one DuckDB read. A set holds a record's events only beside a copy of it,
+   * so the sets holding its copies are all there is to read.
+   */
+  async eventsOf(
+    entries: readonly FileSetEntry[],
+    id: string,
+  ): Promise<{ history: string[]; audit: string[] }> {
+    if (entries.length === 0) return { history: [], audit: [] };
+    const history = await this.filesOf([...entries], 'history');
+    const audit = await this.filesOf([...entries], 'audit');
+    const events = (kind: string, files: string) =>
+      `SELECT '${kind}' AS kind, event_id, any_value("row") AS "row" FROM read_parquet(${files})
+       WHERE record_id = CAST($1 AS UUID) GROUP BY event_id`;
+    const rows = await this.engine.rows<{ kind: 'history' | 'audit'; row: string }>(
+      `${events('history', history.files)} UNION ALL ${events('audit', audit.files)} ORDER BY kind, event_id`,
+      [id],
+    );
+    return {
+      history: rows.filter((row) => row.kind === 'history').map((row) => row.row),
+      audit: rows.filter((row) => row.kind === 'audit').map((row) => row.row),
+    };
   }
 
   /**

@@ -4,14 +4,15 @@ import type { CompiledSchema } from '../../schemas/compiled-schema.js';
 import { restageRows } from '../archive-repository.js';
 import type { ColdPartitions } from '../cold-partitions.js';
 import type { ArchiveFiles } from './archive-files.js';
-import { supersedeCopies } from './manifest-repository.js';
+import { currentCopies, supersedeCopies } from './manifest-repository.js';
 
 /**
  * Puts an archived record that lives in files back into PostgreSQL's staging tables (its current
  * copy, history rows and audit events, from files checked against the manifest), as the owner, and
  * marks its copies in files superseded, so the unarchive that follows proceeds as for a staged
  * record and the record's audit chain continues where it left off. Returns false when no file
- * holds a current copy of the record.
+ * holds a current copy of the record. Two DuckDB reads: the record's copies (which sets hold it),
+ * then its history and audit events from those sets alone.
  */
 export async function restageFromFiles(
   ownerPool: Pool,
@@ -20,18 +21,27 @@ export async function restageFromFiles(
   schema: CompiledSchema,
   id: string,
 ): Promise<boolean> {
-  const current = await files.currentCopy(ownerPool, schema.path, id);
-  if (current === undefined) return false;
   const copies = await files.copiesOf(ownerPool, schema.path, id);
-  const [history, audit] = await Promise.all([
-    files.rowsOf(ownerPool, schema.path, id, 'history'),
-    files.rowsOf(ownerPool, schema.path, id, 'audit'),
-  ]);
-  await partitions.ensure(new Date(current.archived_at));
+  const current = await currentCopies(
+    ownerPool,
+    copies.map((copy) => ({ file_set_id: copy.entry.file_set_id, record_id: id })),
+  );
+  // Newest first, as `currentCopy` picks it.
+  const copy = copies.find((candidate) => current.has(`${candidate.entry.file_set_id}/${id}`));
+  if (copy === undefined) return false;
+  const holding = [
+    ...new Map(copies.map((candidate) => [candidate.entry.file_set_id, candidate.entry])).values(),
+  ];
+  const { history, audit } = await files.eventsOf(holding, id);
+  await partitions.ensure(new Date(copy.archived_at));
   await withTransaction(ownerPool, async (client) => {
-    await restageRows(client, schema.path, [{ record_id: id, ...current }], history);
+    await restageRows(client, schema.path, [{ record_id: id, ...copy }], history);
     await restoreAuditRows(client, audit);
-    await supersedeCopies(client, [...new Set(copies.map((copy) => copy.entry.file_set_id))], id);
+    await supersedeCopies(
+      client,
+      holding.map((entry) => entry.file_set_id),
+      id,
+    );
   });
   return true;
 }

@@ -81,6 +81,67 @@ describe('workflow console: Tasklist', () => {
     }
   });
 
+  test('the candidate group filter and "tasks I\'m a candidate user for" narrow the list, kept in the URL', async () => {
+    // review: candidate group "reviewers", candidate user worker@example.com; approve: no candidates.
+    const reviewId = await taskAt(await startInstance({ order: 5 }), 'review');
+    const later = await startInstance({ order: 6 });
+    await api('POST', `/api/v1/tasks/${await taskAt(later, 'review')}/complete`, { variables: {} });
+    const approveId = await taskAt(later, 'approve');
+    const { page, errors, close } = await openPage(browser);
+    try {
+      await logIn(page, '/console/tasks');
+      const review = rowOf(page, reviewId);
+      const approve = rowOf(page, approveId);
+      await review.waitFor();
+      await approve.waitFor();
+
+      const group = page.getByLabel('Candidate group');
+      await group.fill('reviewers');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await approve.waitFor({ state: 'detached' });
+      await review.waitFor();
+      assert.equal(new URL(page.url()).searchParams.get('candidate_group'), 'reviewers');
+      assert.deepEqual(await seriousViolations(page), []);
+
+      await group.fill('approvers, nobody');
+      await group.press('Enter');
+      await page.getByText('No open task matches these filters.').waitFor();
+      await group.fill('approvers, reviewers');
+      await group.press('Enter');
+      await review.waitFor();
+
+      // A deep link (a fresh page, so a new login) applies the filters it names.
+      await logIn(page, '/console/tasks?show=candidate&candidate_group=reviewers');
+      await review.waitFor();
+      assert.equal(await page.getByLabel('Candidate group').inputValue(), 'reviewers');
+      assert.equal(await page.getByLabel('Show').inputValue(), 'candidate');
+
+      await page.getByLabel('Candidate group').fill('');
+      await page.getByLabel('Show').selectOption({ label: 'All open tasks' });
+      await approve.waitFor();
+      await page.getByLabel('Show').selectOption({ label: "Tasks I'm a candidate user for" });
+      await approve.waitFor({ state: 'detached' });
+      await review.waitFor();
+      const url = new URL(page.url());
+      assert.equal(url.searchParams.get('show'), 'candidate');
+      assert.equal(url.searchParams.get('candidate_group'), null);
+      await screenshot(page, 'tasks-list-candidate');
+      assert.deepEqual(await seriousViolations(page), []);
+
+      await review.getByRole('link', { name: 'Review order' }).click();
+      await page.getByRole('heading', { name: 'Review order' }).waitFor();
+      const facts = page.locator('dl.task-facts');
+      await facts.getByText('Candidate users').waitFor();
+      assert.equal(
+        await facts.locator('dt:text-is("Candidate users") + dd').innerText(),
+        'worker@example.com',
+      );
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
   test("a refused completion shows the API's message; after a claim the JSON form completes the task", async () => {
     const instanceId = await startInstance({ order: 2 });
     const taskId = await taskAt(instanceId, 'review');

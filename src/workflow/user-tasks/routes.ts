@@ -3,6 +3,7 @@ import type { HttpServer } from '../../platform/http/http-server.js';
 import { identityOf } from '../identity/auth/request-identity.js';
 import { authenticatedErrors, bearerSecurity, ErrorBody } from '../common-schemas.js';
 import type { Variables } from '../engine/runtime/index.js';
+import { WorkflowErrors } from '../errors.js';
 import {
   CompleteUserTaskBody,
   ListUserTasksQuery,
@@ -26,12 +27,14 @@ export function registerUserTaskRoutes(app: HttpServer, tasks: UserTaskService):
         response: { 200: Type.Array(UserTask), ...authenticatedErrors },
       },
     },
-    (request) =>
+    async (request) =>
       tasks.list(identityOf(request), {
         orgId: request.query.org_id,
         assignee: request.query.assignee,
         unassigned: request.query.unassigned,
         processInstanceId: request.query.process_instance_id,
+        candidateGroups: candidateGroupsOf(request.query.candidate_group),
+        candidateUser: request.query.candidate_user,
         limit: request.query.limit,
         offset: request.query.offset,
       }),
@@ -103,4 +106,20 @@ export function registerUserTaskRoutes(app: HttpServer, tasks: UserTaskService):
       return reply.status(204).send(null);
     },
   );
+}
+
+const MAX_CANDIDATE_GROUPS = 100;
+
+// `candidate_group=a,b&candidate_group=c` is any of a, b and c. A parameter naming no group (",")
+// is refused rather than read as no filter, which would list every task.
+function candidateGroupsOf(values: readonly string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const names = values
+    .flatMap((value) => value.split(','))
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 0) throw WorkflowErrors.validation('candidate_group names no group');
+  if (names.length > MAX_CANDIDATE_GROUPS)
+    throw WorkflowErrors.validation(`candidate_group names more than ${MAX_CANDIDATE_GROUPS} groups`);
+  return names;
 }

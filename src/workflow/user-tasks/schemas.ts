@@ -9,6 +9,7 @@ export const UserTask = Type.Object({
   name: Type.Union([Type.String(), Type.Null()]),
   assignee: Type.Union([Type.String(), Type.Null()]),
   candidate_groups: Type.Array(Type.String()),
+  candidate_users: Type.Array(Type.String()),
   variables: Type.Record(Type.String(), Type.Unknown()),
   created_at: Type.String({ format: 'date-time' }),
 });
@@ -46,6 +47,20 @@ export const ListUserTasksQuery = Type.Object({
   assignee: Type.Optional(Type.String({ maxLength: 320 })),
   unassigned: Type.Optional(Type.Boolean({ description: 'only tasks without an assignee' })),
   process_instance_id: Type.Optional(Uuid),
+  candidate_group: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), {
+      maxItems: 50,
+      description:
+        'only tasks with any of these candidate groups (exact names); repeat the parameter or separate names with commas',
+    }),
+  ),
+  candidate_user: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 320,
+      description: 'only tasks with this candidate user (compared in any case, as emails are)',
+    }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 1000 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
 });

@@ -50,6 +50,8 @@ export function TaskPage() {
             <dd>{data.assignee ?? <span class="muted">unassigned</span>}</dd>
             <dt>Candidate groups</dt>
             <dd>{data.candidate_groups.length > 0 ? data.candidate_groups.join(', ') : '—'}</dd>
+            <dt>Candidate users</dt>
+            <dd>{data.candidate_users.length > 0 ? data.candidate_users.join(', ') : '—'}</dd>
             <dt>Created</dt>
             <dd>{new Date(data.created_at).toLocaleString()}</dd>
             {data.form_key !== null ? (

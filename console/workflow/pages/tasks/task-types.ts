@@ -8,6 +8,7 @@ export interface UserTask {
   name: string | null;
   assignee: string | null;
   candidate_groups: string[];
+  candidate_users: string[];
   variables: Record<string, unknown>;
   created_at: string;
 }

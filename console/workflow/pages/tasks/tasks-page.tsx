@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { query } from '../../../shared/api.js';
 import { ErrorNotice } from '../../../shared/components/error-notice.js';
 import { Loading, Page } from '../../../shared/components/page.js';
@@ -6,60 +6,50 @@ import { useStore } from '../../../shared/store.js';
 import { useResource } from '../../../shared/use-resource.js';
 import { api, base, me, useOrg } from '../../session.js';
 import { ClaimButton } from './claim-button.js';
+import { readTaskQuery, TaskFilters, taskApiFilter, taskListUrl, type TaskQuery } from './task-filters.js';
 import { taskTitle, type UserTask } from './task-types.js';
 
 const PAGE_SIZE = 20;
 
-/** Which tasks the list shows. */
-type Scope = 'all' | 'mine' | 'unassigned';
-
 /**
- * The Tasklist: open user tasks of the org, oldest first, a page at a time, filtered to the caller's
- * or the unassigned ones, with Claim / Unclaim on each row.
+ * The Tasklist: open user tasks of the org, oldest first, a page at a time, filtered (in the URL
+ * query) to the caller's, the unassigned ones or those naming the caller a candidate user, and by
+ * candidate group, with Claim / Unclaim on each row.
  */
 export function TasksPage() {
   const org = useOrg();
   const caller = useStore(me);
-  const [scope, setScope] = useState<Scope>('all');
-  const [offset, setOffset] = useState(0);
-  const filter =
-    scope === 'mine' ? { assignee: caller?.email } : scope === 'unassigned' ? { unassigned: true } : {};
+  const location = useLocation();
+  const current = readTaskQuery(location.query);
+  const go = (next: TaskQuery) => location.route(taskListUrl(next));
+  const listPath =
+    org && caller
+      ? `/api/v1/tasks${query({
+          org_id: org.id,
+          ...taskApiFilter(current, caller.email),
+          limit: PAGE_SIZE + 1,
+          offset: current.offset,
+        })}`
+      : null;
   const tasks = useResource(
-    `tasks/${org?.id}/${scope}/${offset}`,
-    (signal) =>
-      org
-        ? api.get<UserTask[]>(
-            `/api/v1/tasks${query({ org_id: org.id, ...filter, limit: PAGE_SIZE + 1, offset })}`,
-            { signal },
-          )
-        : Promise.resolve([]),
+    `tasks/${listPath}`,
+    (signal) => (listPath ? api.get<UserTask[]>(listPath, { signal }) : Promise.resolve([])),
     { refreshMs: 5000 },
   );
   const rows = tasks.data?.slice(0, PAGE_SIZE) ?? [];
   const hasNext = (tasks.data?.length ?? 0) > PAGE_SIZE;
   return (
     <Page title="Tasks">
-      <div class="filters">
-        <label>
-          Show
-          <select
-            value={scope}
-            onChange={(event) => {
-              setScope(event.currentTarget.value as Scope);
-              setOffset(0);
-            }}
-          >
-            <option value="all">All open tasks</option>
-            <option value="mine">Assigned to me</option>
-            <option value="unassigned">Unassigned</option>
-          </select>
-        </label>
-      </div>
+      <TaskFilters query={current} onApply={go} />
       <ErrorNotice error={tasks.error} />
       {tasks.data === undefined ? (
         <Loading />
       ) : rows.length === 0 ? (
-        <p class="muted">No open task here.</p>
+        <p class="muted">
+          {current.scope === 'all' && current.candidateGroup === ''
+            ? 'No open task here.'
+            : 'No open task matches these filters.'}
+        </p>
       ) : (
         <div class="table-wrap">
           <table>
@@ -93,13 +83,19 @@ export function TasksPage() {
       <nav class="pager" aria-label="Pages">
         <button
           type="button"
-          disabled={offset === 0}
-          onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+          disabled={current.offset === 0}
+          onClick={() => go({ ...current, offset: Math.max(0, current.offset - PAGE_SIZE) })}
         >
           Previous
         </button>
-        <span class="muted">{rows.length === 0 ? 'none' : `${offset + 1}–${offset + rows.length}`}</span>
-        <button type="button" disabled={!hasNext} onClick={() => setOffset(offset + PAGE_SIZE)}>
+        <span class="muted">
+          {rows.length === 0 ? 'none' : `${current.offset + 1}–${current.offset + rows.length}`}
+        </span>
+        <button
+          type="button"
+          disabled={!hasNext}
+          onClick={() => go({ ...current, offset: current.offset + PAGE_SIZE })}
+        >
           Next
         </button>
       </nav>

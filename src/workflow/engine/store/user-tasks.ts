@@ -31,9 +31,13 @@ export const userTaskInserts: InsertRows<UserTaskWait> = {
     itemColumn('name', 'text', (wait) => wait.name),
     itemColumn('assignee', 'text', (wait) => wait.assignee),
     { ...itemColumn('groups', 'jsonb', (wait) => JSON.stringify(wait.candidateGroups)), stored: false },
+    { ...itemColumn('users', 'jsonb', (wait) => JSON.stringify(wait.candidateUsers)), stored: false },
     itemColumn('variables', 'jsonb', (wait) => JSON.stringify(wait.variables)),
   ],
-  computed: { candidate_groups: 'ARRAY(SELECT jsonb_array_elements_text(r.groups))' },
+  computed: {
+    candidate_groups: 'ARRAY(SELECT jsonb_array_elements_text(r.groups))',
+    candidate_users: 'ARRAY(SELECT jsonb_array_elements_text(r.users))',
+  },
 };
 
 /** The rows of user tasks kept by a migration, pointed at their new element. */
@@ -80,6 +84,7 @@ export interface UserTaskRecord {
   name: string | null;
   assignee: string | null;
   candidate_groups: string[];
+  candidate_users: string[];
   variables: Record<string, unknown>;
   created_at: string;
 }
@@ -90,17 +95,27 @@ export interface UserTaskFilter {
   assignee?: string | undefined;
   unassigned?: boolean | undefined;
   processInstanceId?: string | undefined;
+  /** Tasks with any of these among their candidate groups (exact names). */
+  candidateGroups?: readonly string[] | undefined;
+  /** Tasks with this among their candidate users, in any case (weft users are emails). */
+  candidateUser?: string | undefined;
   limit?: number | undefined;
   offset?: number | undefined;
 }
 
-/** Open tasks of an org, oldest first (a page of at most 1,000), optionally by assignee or instance. */
+/**
+ * Open tasks of an org, oldest first (a page of at most 1,000), optionally by assignee, instance,
+ * candidate groups or candidate user.
+ */
 export async function listOpenUserTasks(db: Pool, filter: UserTaskFilter): Promise<UserTaskRecord[]> {
   const { rows } = await db.query<Omit<UserTaskRecord, 'created_at'> & { created_at: Date }>(
-    `SELECT id, org_id, process_instance_id, activity_id, name, assignee, candidate_groups, variables, created_at
+    `SELECT id, org_id, process_instance_id, activity_id, name, assignee, candidate_groups, candidate_users,
+            variables, created_at
        FROM user_tasks
        WHERE org_id = $1 AND ($2::text IS NULL OR assignee = $2) AND ($3::uuid IS NULL OR process_instance_id = $3)
          AND (NOT $4::boolean OR assignee IS NULL)
+         AND ($7::text[] IS NULL OR candidate_groups && $7)
+         AND ($8::text IS NULL OR EXISTS (SELECT 1 FROM unnest(candidate_users) u WHERE lower(u) = lower($8)))
        ORDER BY created_at, id LIMIT $5 OFFSET $6`,
     [
       filter.orgId,
@@ -109,6 +124,8 @@ export async function listOpenUserTasks(db: Pool, filter: UserTaskFilter): Promi
       filter.unassigned === true,
       Math.min(Math.max(filter.limit ?? 1000, 1), 1000),
       filter.offset ?? 0,
+      filter.candidateGroups ?? null,
+      filter.candidateUser ?? null,
     ],
   );
   return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
@@ -151,7 +168,7 @@ export interface UserTaskDetailsRecord extends UserTaskRecord {
 export async function findUserTaskDetails(db: Pool, taskId: string): Promise<UserTaskDetailsRecord | null> {
   const { rows } = await db.query<Omit<UserTaskDetailsRecord, 'created_at'> & { created_at: Date }>(
     `SELECT t.id, t.org_id, t.process_instance_id, t.activity_id, t.name, t.assignee, t.candidate_groups,
-            t.variables, t.created_at, d.process_key, i.definition_id,
+            t.candidate_users, t.variables, t.created_at, d.process_key, i.definition_id,
             d.model->'elements'->t.activity_id->>'formKey' AS form_key,
             d.model->'elements'->t.activity_id->'formRef' AS form_ref
        FROM user_tasks t
@@ -183,8 +200,7 @@ export async function setUserTaskAssignee(
 
 /*
  * The Camunda task query (GET /engine-rest/task): open tasks with their instance, definition, org
- * slug and the assignment fields that only the instance's wait keeps (candidate users, due and
- * follow-up dates).
+ * slug and the assignment fields that only the instance's wait keeps (due and follow-up dates).
  */
 
 /** Filters of the Camunda task query; each one given narrows the selection. */
@@ -264,7 +280,7 @@ const userTaskViewFrom = `
 
 const userTaskViewColumns = `
   t.id, t.org_id, o.slug AS org_slug, t.process_instance_id, t.activity_id, t.name, t.assignee,
-  t.candidate_groups, coalesce(w.wait->'candidateUsers', '[]'::jsonb) AS candidate_users, t.created_at,
+  t.candidate_groups, t.candidate_users, t.created_at,
   pi.definition_id, pi.process_key, pi.business_key, pi.suspended,
   d.model->'elements'->t.activity_id->>'formKey' AS form_key,
   d.model->'elements'->t.activity_id->'formRef' AS form_ref,
@@ -290,12 +306,10 @@ function userTaskWhere(query: UserTaskQuery, values: unknown[]): string {
   if (query.assigned === true) conditions.push('t.assignee IS NOT NULL');
   if (query.assigned === false) conditions.push('t.assignee IS NULL');
   if (query.candidateUser !== undefined)
-    conditions.push(`coalesce(w.wait->'candidateUsers', '[]'::jsonb) ? ${param(query.candidateUser)}`);
+    conditions.push(`${param(query.candidateUser)} = ANY(t.candidate_users)`);
   if (query.involvedUser !== undefined) {
     const user = param(query.involvedUser);
-    conditions.push(
-      `(lower(t.assignee) = lower(${user}) OR coalesce(w.wait->'candidateUsers', '[]'::jsonb) ? ${user})`,
-    );
+    conditions.push(`(lower(t.assignee) = lower(${user}) OR ${user} = ANY(t.candidate_users))`);
   }
   if (query.candidateGroups !== undefined)
     conditions.push(`t.candidate_groups && ${param(query.candidateGroups)}::text[]`);
@@ -322,15 +336,6 @@ const userTaskOrders: Record<UserTaskOrder, string> = {
   instanceId: 't.process_instance_id',
 };
 
-type UserTaskViewRow = Omit<UserTaskView, 'candidate_users'> & { candidate_users: unknown };
-
-function toUserTaskView(row: UserTaskViewRow): UserTaskView {
-  const users = Array.isArray(row.candidate_users)
-    ? row.candidate_users.filter((user): user is string => typeof user === 'string')
-    : [];
-  return { ...row, candidate_users: users };
-}
-
 /** A page of open tasks a Camunda task query selects; by creation unless sorted otherwise. */
 export async function queryUserTasks(
   db: Pool,
@@ -342,12 +347,12 @@ export async function queryUserTasks(
   const direction = page.order?.descending === true ? 'DESC NULLS LAST' : 'ASC NULLS LAST';
   const order = `${userTaskOrders[page.order?.by ?? 'created']} ${direction}, t.id ${page.order?.descending === true ? 'DESC' : 'ASC'}`;
   values.push(page.offset, page.limit);
-  const { rows } = await db.query<UserTaskViewRow>(
+  const { rows } = await db.query<UserTaskView>(
     `SELECT ${userTaskViewColumns} ${userTaskViewFrom} ${where}
      ORDER BY ${order} OFFSET $${values.length - 1} LIMIT $${values.length}`,
     values,
   );
-  return rows.map(toUserTaskView);
+  return rows;
 }
 
 /** How many open tasks a Camunda task query selects. */
@@ -366,10 +371,9 @@ export async function findUserTaskView(
   db: Pool,
   taskId: string,
 ): Promise<(UserTaskView & { variables: Record<string, unknown> }) | null> {
-  const { rows } = await db.query<UserTaskViewRow & { variables: Record<string, unknown> }>(
+  const { rows } = await db.query<UserTaskView & { variables: Record<string, unknown> }>(
     `SELECT ${userTaskViewColumns}, t.variables ${userTaskViewFrom} WHERE t.id = $1`,
     [taskId],
   );
-  const row = rows[0];
-  return row === undefined ? null : { ...toUserTaskView(row), variables: row.variables };
+  return rows[0] ?? null;
 }

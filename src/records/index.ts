@@ -102,8 +102,10 @@ export interface RecordsService {
   snapshots: SnapshotJob;
   /** Moves due records to cold storage (`runOnce()` drives it in tests). */
   archive: ArchiveJob;
-  /** The archive's Parquet files in object storage. */
+  /** The archive's Parquet files in object storage, as the jobs and erasure read them. */
   archiveFiles: ArchiveFiles;
+  /** The same files as requests read them: DuckDB work bounded by the statement timeout. */
+  requestArchiveFiles: ArchiveFiles;
   /** Strategies, role bindings and the revocation set. */
   auth: RecordsAuth;
   /** The auth audit log (batched; `flush()` writes what is queued). */
@@ -319,6 +321,7 @@ export async function createRecordsService(deps: RecordsServiceDependencies): Pr
     snapshots,
     archive,
     archiveFiles,
+    requestArchiveFiles: requestFiles,
     auth,
     authAudit,
     authAuditRetention,

@@ -255,7 +255,7 @@ describe(`archive query equals the hot query (seed ${seed})`, () => {
       { resources: { 'samples.yaml': yaml } },
     );
     // Small chunks, so most pages are decided over several DuckDB reads paging forward.
-    app.service.archiveFiles.candidateChunk = 8;
+    app.service.requestArchiveFiles.candidateChunk = 8;
   });
   after(() => app?.close());
 

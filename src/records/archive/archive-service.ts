@@ -234,7 +234,8 @@ export class ArchiveService {
     const { files, access } = this.deps;
     if (!files || !this.partitions) return;
     if (await isStaged(files.ownerPool, schema.path, id)) return;
-    const current = await files.files.currentCopy(files.ownerPool, schema.path, id);
+    const copies = await files.files.copiesOf(files.ownerPool, schema.path, id);
+    const current = await files.files.currentCopy(files.ownerPool, schema.path, id, copies);
     if (current === undefined) return;
     // The caller's layers judge the copy before anything moves, as they judge a staged copy in the
     // unarchive's transaction: a refused request leaves the record where it is.
@@ -245,7 +246,7 @@ export class ArchiveService {
     const record = JSON.parse(current.record) as Record<string, unknown>;
     access.checkRecord(identity, schema, 'read', record);
     access.checkChange(identity, schema, 'update', record, restoredFields(schema, record));
-    await restageFromFiles(files.ownerPool, files.files, this.partitions, schema, id);
+    await restageFromFiles(files.ownerPool, files.files, this.partitions, schema, id, copies);
   }
 
   /**

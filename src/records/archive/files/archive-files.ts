@@ -258,9 +258,17 @@ export class ArchiveFiles {
     return local;
   }
 
-  /** The current copy of `id` in the schema's file sets (superseded copies left out). */
-  async currentCopy(db: Queryable, schemaPath: string, id: string): Promise<FileCopy | undefined> {
-    const copies = await this.copiesOf(db, schemaPath, id);
+  /**
+   * The current copy of `id` in the schema's file sets (superseded copies left out), among `copies`
+   * when the caller has already read them.
+   */
+  async currentCopy(
+    db: Queryable,
+    schemaPath: string,
+    id: string,
+    copies?: FileCopy[],
+  ): Promise<FileCopy | undefined> {
+    copies ??= await this.copiesOf(db, schemaPath, id);
     const current = await currentCopies(
       db,
       copies.map((copy) => ({ file_set_id: copy.entry.file_set_id, record_id: id })),

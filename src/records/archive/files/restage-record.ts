@@ -3,16 +3,17 @@ import { restoreAuditRows } from '../../audit/audit-repository.js';
 import type { CompiledSchema } from '../../schemas/compiled-schema.js';
 import { restageRows } from '../archive-repository.js';
 import type { ColdPartitions } from '../cold-partitions.js';
-import type { ArchiveFiles } from './archive-files.js';
-import { currentCopies, supersedeCopies } from './manifest-repository.js';
+import type { ArchiveFiles, FileCopy } from './archive-files.js';
+import { supersedeCopies } from './manifest-repository.js';
 
 /**
  * Puts an archived record that lives in files back into PostgreSQL's staging tables (its current
  * copy, history rows and audit events, from files checked against the manifest), as the owner, and
  * marks its copies in files superseded, so the unarchive that follows proceeds as for a staged
  * record and the record's audit chain continues where it left off. Returns false when no file
- * holds a current copy of the record. Two DuckDB reads: the record's copies (which sets hold it),
- * then its history and audit events from those sets alone.
+ * holds a current copy of the record. Two DuckDB reads: the record's copies (which sets hold it;
+ * none when the caller passes the copies it read), then its history and audit events from those
+ * sets alone.
  */
 export async function restageFromFiles(
   ownerPool: Pool,
@@ -20,14 +21,10 @@ export async function restageFromFiles(
   partitions: ColdPartitions,
   schema: CompiledSchema,
   id: string,
+  knownCopies?: FileCopy[],
 ): Promise<boolean> {
-  const copies = await files.copiesOf(ownerPool, schema.path, id);
-  const current = await currentCopies(
-    ownerPool,
-    copies.map((copy) => ({ file_set_id: copy.entry.file_set_id, record_id: id })),
-  );
-  // Newest first, as `currentCopy` picks it.
-  const copy = copies.find((candidate) => current.has(`${candidate.entry.file_set_id}/${id}`));
+  const copies = knownCopies ?? (await files.copiesOf(ownerPool, schema.path, id));
+  const copy = await files.currentCopy(ownerPool, schema.path, id, copies);
   if (copy === undefined) return false;
   const holding = [
     ...new Map(copies.map((candidate) => [candidate.entry.file_set_id, candidate.entry])).values(),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { stagedMonths } from '../../src/records/archive/archive-repository.js';
+import { recordsDueForExport, stagedMonths } from '../../src/records/archive/archive-repository.js';
 import { ArchiveJob } from '../../src/records/archive/archive-job.js';
 import { dueBatches, exportStaged } from '../../src/records/archive/files/export-staged.js';
 import { captureLogs } from '../helpers/log-capture.js';
@@ -85,6 +85,13 @@ describe('export of staged records in batches', () => {
       { month: secondMonth, ids: sorted(second).slice(0, 2) },
       { month: secondMonth, ids: sorted(second).slice(2, 4) },
     ]);
+
+    // Staged ids judged two at a time: the record brought back is passed over, pages still full.
+    const windowed = async (month: string, after: string | undefined, limit: number) =>
+      recordsDueForExport(app.database.pool, schema, month, after, limit, 2);
+    assert.deepEqual(await windowed(firstMonth, undefined, 3), dueFirst.slice(0, 3));
+    assert.deepEqual(await windowed(firstMonth, dueFirst[2], 3), dueFirst.slice(3));
+    assert.deepEqual(await windowed(secondMonth, undefined, 10), sorted(second));
 
     // At most two sets, then the rest: every due record lands in exactly one set of its month.
     const files = app.service.archiveFiles;

@@ -36,8 +36,6 @@ export interface ArchiveJobOptions {
 const dayMilliseconds = 86_400_000;
 // Batches' worth of due ids read per scan of the table (dueIds).
 const candidateBatches = 100;
-/** Records staged in one run past which staging's statistics are refreshed before the export. */
-const analyzeAfterStaging = 10_000;
 
 /**
  * Moves records due for archiving (`spec.archive`) to cold storage. Each batch is one transaction:
@@ -121,10 +119,6 @@ export class ArchiveJob {
       moved += await this.archiveBatch(schema, now, claimed);
     }
     if (moved > 0) this.options.logger.info({ schema: schema.path, moved }, 'records archived');
-    // Right after a bulk move, staging has no statistics for its new rows, and the planner would
-    // group all of staging to find one set's due records (seconds at 1,000,000) instead of walking
-    // the id index and stopping at a set's worth; autovacuum's ANALYZE comes too late for this run.
-    if (moved >= analyzeAfterStaging) await this.options.pool.query(`ANALYZE records_archive.records`);
     const { files, fileSetSize = 50_000 } = this.options;
     if (files) {
       const exported = await exportStaged(this.options.pool, files, schema, fileSetSize, maxBatches);

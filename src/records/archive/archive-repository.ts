@@ -378,8 +378,10 @@ export async function stagedMonths(db: Queryable, schemaPath: string): Promise<s
 
 /**
  * Up to `limit` staged records due for export (archived now: no row in the schema's table) whose
- * newest copy was archived in `month`, in id order after `after`. The statement walks staging by
- * id and stops once the page is full, so the batches of one month read staging once between them.
+ * newest copy was archived in `month`, in id order after `after`. Staged ids are walked in order a
+ * window at a time (an index range of `records_archive.records`) and each window is judged whole,
+ * so a page costs the ids it passes, whatever the planner thinks of the month filter: one
+ * statement over all of staging was planned as a full aggregate whenever its estimate was off.
  */
 export async function recordsDueForExport(
   db: Queryable,
@@ -387,18 +389,32 @@ export async function recordsDueForExport(
   month: string,
   after: string | undefined,
   limit: number,
+  window = Math.min(Math.max(limit, 1000), 10_000),
 ): Promise<string[]> {
-  const { rows } = await db.query<{ record_id: string }>(
-    `SELECT n.record_id::text FROM (
-       SELECT record_id, max(archived_at) AS at FROM records_archive.records
-        WHERE schema_path = $1 AND ($3::uuid IS NULL OR record_id > $3) GROUP BY record_id) n
-     WHERE n.at >= ($2 || '-01')::timestamp AT TIME ZONE 'UTC'
-       AND n.at < (($2 || '-01')::timestamp + interval '1 month') AT TIME ZONE 'UTC'
-       AND NOT EXISTS (SELECT 1 FROM ${schema.table} t WHERE t.id = n.record_id)
-     ORDER BY n.record_id LIMIT $4`,
-    [schema.path, month, after ?? null, limit],
-  );
-  return rows.map((row) => row.record_id);
+  const due: string[] = [];
+  let from = after;
+  while (due.length < limit) {
+    const { rows: staged } = await db.query<{ record_id: string }>(
+      `SELECT DISTINCT record_id::text AS record_id, record_id AS id FROM records_archive.records
+        WHERE schema_path = $1 AND ($2::uuid IS NULL OR record_id > $2) ORDER BY id LIMIT $3`,
+      [schema.path, from ?? null, window],
+    );
+    if (staged.length === 0) break;
+    const { rows } = await db.query<{ record_id: string }>(
+      `SELECT n.record_id::text FROM (
+         SELECT record_id, max(archived_at) AS at FROM records_archive.records
+          WHERE schema_path = $1 AND record_id = ANY($3::uuid[]) GROUP BY record_id) n
+       WHERE n.at >= ($2 || '-01')::timestamp AT TIME ZONE 'UTC'
+         AND n.at < (($2 || '-01')::timestamp + interval '1 month') AT TIME ZONE 'UTC'
+         AND NOT EXISTS (SELECT 1 FROM ${schema.table} t WHERE t.id = n.record_id)
+       ORDER BY n.record_id`,
+      [schema.path, month, staged.map((row) => row.record_id)],
+    );
+    due.push(...rows.slice(0, limit - due.length).map((row) => row.record_id));
+    if (staged.length < window) break;
+    from = staged[staged.length - 1]!.record_id;
+  }
+  return due;
 }
 
 /** The staged copies of `ids`, each with its exact JSON text and `archived_at` in UTC. */

@@ -378,10 +378,10 @@ export async function stagedMonths(db: Queryable, schemaPath: string): Promise<s
 
 /**
  * Up to `limit` staged records due for export (archived now: no row in the schema's table) whose
- * newest copy was archived in `month`, in id order after `after`. Staged ids are walked in order a
- * window at a time (an index range of `records_archive.records`) and each window is judged whole,
- * so a page costs the ids it passes, whatever the planner thinks of the month filter: one
- * statement over all of staging was planned as a full aggregate whenever its estimate was off.
+ * newest copy was archived in `month`, in id order after `after`. Staging is walked in id order,
+ * `window` copies at a time (an index range), each window judged whole, so a page costs the ids it
+ * passes whatever the planner thinks of the month filter: one statement over all of staging was
+ * planned as a full aggregate whenever its estimate was off.
  */
 export async function recordsDueForExport(
   db: Queryable,
@@ -394,25 +394,27 @@ export async function recordsDueForExport(
   const due: string[] = [];
   let from = after;
   while (due.length < limit) {
-    const { rows: staged } = await db.query<{ record_id: string }>(
-      `SELECT DISTINCT record_id::text AS record_id, record_id AS id FROM records_archive.records
-        WHERE schema_path = $1 AND ($2::uuid IS NULL OR record_id > $2) ORDER BY id LIMIT $3`,
-      [schema.path, from ?? null, window],
+    // The window ends at the window-th staged copy after `from`; none: the rest of staging.
+    const { rows: edge } = await db.query<{ record_id: string }>(
+      `SELECT record_id::text FROM records_archive.records
+        WHERE schema_path = $1 AND ($2::uuid IS NULL OR record_id > $2) ORDER BY record_id OFFSET $3 LIMIT 1`,
+      [schema.path, from ?? null, window - 1],
     );
-    if (staged.length === 0) break;
+    const until = edge[0]?.record_id;
     const { rows } = await db.query<{ record_id: string }>(
       `SELECT n.record_id::text FROM (
          SELECT record_id, max(archived_at) AS at FROM records_archive.records
-          WHERE schema_path = $1 AND record_id = ANY($3::uuid[]) GROUP BY record_id) n
+          WHERE schema_path = $1 AND ($3::uuid IS NULL OR record_id > $3) AND ($4::uuid IS NULL OR record_id <= $4)
+          GROUP BY record_id) n
        WHERE n.at >= ($2 || '-01')::timestamp AT TIME ZONE 'UTC'
          AND n.at < (($2 || '-01')::timestamp + interval '1 month') AT TIME ZONE 'UTC'
          AND NOT EXISTS (SELECT 1 FROM ${schema.table} t WHERE t.id = n.record_id)
        ORDER BY n.record_id`,
-      [schema.path, month, staged.map((row) => row.record_id)],
+      [schema.path, month, from ?? null, until ?? null],
     );
     due.push(...rows.slice(0, limit - due.length).map((row) => row.record_id));
-    if (staged.length < window) break;
-    from = staged[staged.length - 1]!.record_id;
+    if (until === undefined) break;
+    from = until;
   }
   return due;
 }

@@ -276,9 +276,16 @@ export class ArchiveFiles {
     return copies.find((copy) => current.has(`${copy.entry.file_set_id}/${id}`));
   }
 
+  /** The schema's file sets whose manifest `id` bounds do not rule out `id`. */
+  private async setsThatMayHold(db: Queryable, schemaPath: string, id: string): Promise<FileSetEntry[]> {
+    return pruneFileSets(await fileSetsOf(db, schemaPath), [
+      { kind: 'compare', column: idColumn, operator: 'eq', value: id },
+    ]);
+  }
+
   /** Every copy of `id` in the schema's file sets, newest first (superseded ones included). */
   async copiesOf(db: Queryable, schemaPath: string, id: string): Promise<FileCopy[]> {
-    const entries = await fileSetsOf(db, schemaPath);
+    const entries = await this.setsThatMayHold(db, schemaPath, id);
     if (entries.length === 0) return [];
     const { files, entryOf } = await this.filesOf(entries, 'records');
     const rows = await this.engine.rows<{
@@ -306,9 +313,7 @@ export class ArchiveFiles {
    * column is read, up to the first match.
    */
   async holds(db: Queryable, schemaPath: string, id: string): Promise<boolean> {
-    const entries = pruneFileSets(await fileSetsOf(db, schemaPath), [
-      { kind: 'compare', column: idColumn, operator: 'eq', value: id },
-    ]);
+    const entries = await this.setsThatMayHold(db, schemaPath, id);
     if (entries.length === 0) return false;
     const { files } = await this.filesOf(entries, 'records');
     const rows = await this.engine.rows(
@@ -320,7 +325,8 @@ export class ArchiveFiles {
 
   /** The history rows or audit events of `id` in the schema's file sets: exact JSON, each event once, in order. */
   async rowsOf(db: Queryable, schemaPath: string, id: string, kind: 'history' | 'audit'): Promise<string[]> {
-    const entries = await fileSetsOf(db, schemaPath);
+    // A set holds a record's events only beside a copy of it, so the copies' id bounds prune here too.
+    const entries = await this.setsThatMayHold(db, schemaPath, id);
     if (entries.length === 0) return [];
     const { files } = await this.filesOf(entries, kind);
     const rows = await this.engine.rows<{ row: string }>(
